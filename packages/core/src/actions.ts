@@ -1,0 +1,93 @@
+// The one action vocabulary every reconcile returns (design/API.md): Kubernetes
+// verbs on objects plus events, each with a machine-readable reason.
+import type { KubeObject } from '@kruise-ts/api';
+import type { FieldError } from './errors';
+
+/** A reference to one object. */
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+  uid?: string;
+}
+
+/** Preconditions on a delete, as the API server's DeleteOptions.preconditions. */
+export interface Preconditions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+/** Create an object. */
+export interface CreateAction {
+  verb: 'create';
+  object: KubeObject;
+  reason: string;
+}
+/** Delete an object. */
+export interface DeleteAction {
+  verb: 'delete';
+  target: ObjectRef;
+  reason: string;
+  preconditions?: Preconditions;
+}
+/** Patch an object (merge = RFC 7386, json = RFC 6902, strategic = pod metadata/containers/conditions only). */
+export interface PatchAction {
+  verb: 'patch';
+  target: ObjectRef;
+  patchType: 'merge' | 'json' | 'strategic';
+  patch: unknown;
+  reason: string;
+}
+/** Replace an object (carries resourceVersion). */
+export interface UpdateAction {
+  verb: 'update';
+  object: KubeObject;
+  reason: string;
+}
+/** Write an object's status subresource. */
+export interface UpdateStatusAction {
+  verb: 'updateStatus';
+  target: ObjectRef;
+  status: unknown;
+  reason: string;
+}
+/** Record an event. */
+export interface EventAction {
+  verb: 'event';
+  involvedObject: ObjectRef;
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
+/** Every verb a reconcile may return. */
+export type Action = CreateAction | DeleteAction | PatchAction | UpdateAction | UpdateStatusAction | EventAction;
+
+/** What every reconcile returns. */
+export interface ReconcileResult<Status> {
+  /** In the order a controller would issue them. */
+  actions: Action[];
+  /** The status the object should now have. */
+  status: Status;
+  /** When time alone would change the answer (minReadySeconds, grace periods, timers). */
+  requeueAfterSeconds?: number;
+  /** Validation errors; non-empty means nothing destructive was proposed. */
+  errors: FieldError[];
+  /** Memory the shell stores per object and passes back as `input.controllerState`. */
+  controllerState?: unknown;
+}
+
+/** Options every reconcile accepts. */
+export interface ReconcileOptions {
+  featureGates?: Partial<import('./featureGates').FeatureGates>;
+  seed?: number;
+}
+
+/** The ObjectRef of an object. */
+export function refOf(obj: KubeObject): ObjectRef {
+  const ref: ObjectRef = { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '' };
+  if (obj.metadata.namespace !== undefined) ref.namespace = obj.metadata.namespace;
+  if (obj.metadata.uid !== undefined) ref.uid = obj.metadata.uid;
+  return ref;
+}

@@ -1,0 +1,2 @@
+// placeholder: update and deletion orderings (spec/core.md §4, R7.3)
+export {};

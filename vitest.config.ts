@@ -1,0 +1,16 @@
+// One vitest config for the whole monorepo: every package's tests and benchmarks.
+// Workspace packages resolve to their TypeScript sources through the "source"
+// export condition, so tests never need a prior build.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: { conditions: ['source', 'import', 'module', 'default'] },
+  ssr: { resolve: { conditions: ['source', 'import', 'module', 'default'] } },
+  test: {
+    include: ['packages/*/test/**/*.test.ts'],
+    setupFiles: ['./vitest.setup.ts'],
+    testTimeout: 60_000,
+    pool: 'forks',
+    benchmark: { include: ['packages/*/bench/**/*.bench.ts'] },
+  },
+});
