@@ -62,7 +62,13 @@ export interface EventAction {
 }
 
 /** Every verb a reconcile may return. */
-export type Action = CreateAction | DeleteAction | PatchAction | UpdateAction | UpdateStatusAction | EventAction;
+export type Action =
+  | CreateAction
+  | DeleteAction
+  | PatchAction
+  | UpdateAction
+  | UpdateStatusAction
+  | EventAction;
 
 /** What every reconcile returns. */
 export interface ReconcileResult<Status> {

@@ -135,8 +135,12 @@ export function parseFeatureGatesFlag(value: string): { gates: Partial<FeatureGa
     const eq = item.indexOf('=');
     if (eq < 0) return { error: `missing bool value for ${item}` };
     const key = item.slice(0, eq).trim();
-    const val = item.slice(eq + 1).trim().toLowerCase();
-    if (val !== 'true' && val !== 'false') return { error: `invalid value of ${key}=${val}, err: not a bool` };
+    const val = item
+      .slice(eq + 1)
+      .trim()
+      .toLowerCase();
+    if (val !== 'true' && val !== 'false')
+      return { error: `invalid value of ${key}=${val}, err: not a bool` };
     if (key === 'AllAlpha' || key === 'AllBeta') continue;
     if (!(key in defaultFeatureGates)) return { error: `unrecognized feature gate: ${key}` };
     gates[key as FeatureGateName] = val === 'true';

@@ -1,2 +1,254 @@
-// placeholder: filled in by its owner
-export {};
+// ControllerRevisions and revision membership (spec/core.md §1.1, §2.9, R3.9;
+// spec/cloneset.md §4.3, §12; spec/statefulset.md R4.2–R4.6): building a revision for
+// a workload's pod template, reading its data, history order and truncation, and
+// deciding which revision a pod belongs to.
+import type { KubeObject } from '@kruise-ts/api';
+import { LABEL_CONTROLLER_REVISION_HASH, LABEL_LIFECYCLE_STATE, LifecycleStates } from '@kruise-ts/api';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1';
+import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
+import { type FeatureGates, resolveFeatureGates } from './featureGates';
+import { canonicalJSON, computeHash } from './hash';
+
+/** Label Kubernetes' controller history puts on revisions: the hash part of the name. */
+export const LABEL_CONTROLLER_REVISION_HASH_KEY = 'controller.kubernetes.io/hash';
+
+/** Kubernetes' limit on the name prefix of a revision (`ControllerRevisionName`). */
+const MAX_REVISION_NAME_PREFIX = 223;
+
+/** The JSON stored in a revision's `data`: `{"spec":{"template":{...,"$patch":"replace"}}}`. */
+export interface RevisionData {
+  spec: { template: Record<string, unknown> };
+}
+
+/**
+ * The revision payload of a pod template (spec/core.md §1.1): the template with an extra
+ * `"$patch": "replace"` key, under `spec.template`.
+ * Example: `{metadata:{labels:{app:'web'}}}` → `{spec:{template:{metadata:{labels:{app:'web'}},$patch:'replace'}}}`.
+ */
+export function makeRevisionData(template: PodTemplateSpec | Record<string, unknown>): RevisionData {
+  return { spec: { template: { ...(template as Record<string, unknown>), $patch: 'replace' } } };
+}
+
+/** `<prefix>-<hash>` with the prefix cut to 223 characters (`ControllerRevisionName`). */
+export function controllerRevisionName(prefix: string, hash: string): string {
+  const p = prefix.length > MAX_REVISION_NAME_PREFIX ? prefix.slice(0, MAX_REVISION_NAME_PREFIX) : prefix;
+  return `${p}-${hash}`;
+}
+
+/** Options of {@link newControllerRevision}. */
+export interface NewControllerRevisionOptions {
+  /** The workload owning the revision (its name, namespace, apiVersion, kind and uid are used). */
+  parent: KubeObject;
+  /** The pod template to version. */
+  template: PodTemplateSpec;
+  /** The revision number (see {@link nextRevisionNumber}). */
+  revision: number;
+  /** `status.collisionCount`; mixed into the hash when given. */
+  collisionCount?: number | null;
+  /** Labels of the revision; default: the template's labels. */
+  labels?: Readonly<Record<string, string>>;
+  /** Annotations of the revision (CloneSet/ASTS/ADS copy the workload's). */
+  annotations?: Readonly<Record<string, string>>;
+  /** Name prefix; default: the parent's name. */
+  namePrefix?: string;
+  /**
+   * Label that receives the hash: `controller.kubernetes.io/hash` by default (Kubernetes'
+   * history, CloneSet, ASTS, UnitedDeployment); `controller-revision-hash` for the DaemonSet
+   * (spec/daemonset.md §12); `null` for none.
+   */
+  hashLabelKey?: string | null;
+}
+
+/**
+ * Builds the ControllerRevision for a workload's pod template (spec/core.md §1.1,
+ * spec/cloneset.md §12): data = {@link makeRevisionData}, name `<parent>-<hash>` where hash =
+ * `computeHash(data, collisionCount)`, labels = the template labels plus the hash label,
+ * annotations as given, and an owner reference to the parent with `controller: true` and
+ * `blockOwnerDeletion: true`.
+ *
+ * Example: parent CloneSet `sample`, template labels `{app: 'sample'}`, revision 1 → name
+ * `sample-<10 chars>`, labels `{app: 'sample', 'controller.kubernetes.io/hash': '<10 chars>'}`.
+ * The same template always gives the same name; another collisionCount gives another name.
+ */
+export function newControllerRevision(opts: NewControllerRevisionOptions): ControllerRevision {
+  const data = makeRevisionData(opts.template);
+  const hash = computeHash(data, opts.collisionCount);
+  const labels: Record<string, string> = { ...(opts.labels ?? opts.template.metadata?.labels ?? {}) };
+  const hashKey = opts.hashLabelKey === undefined ? LABEL_CONTROLLER_REVISION_HASH_KEY : opts.hashLabelKey;
+  if (hashKey !== null) labels[hashKey] = hash;
+  const pm = opts.parent.metadata;
+  const metadata: ControllerRevision['metadata'] = {
+    name: controllerRevisionName(opts.namePrefix ?? pm.name ?? '', hash),
+    labels,
+    ownerReferences: [
+      {
+        apiVersion: opts.parent.apiVersion,
+        kind: opts.parent.kind,
+        name: pm.name ?? '',
+        uid: pm.uid ?? '',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ],
+  };
+  if (pm.namespace !== undefined) metadata.namespace = pm.namespace;
+  if (opts.annotations !== undefined) metadata.annotations = { ...opts.annotations };
+  return { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata, data, revision: opts.revision };
+}
+
+/**
+ * A revision's data as a JSON object, whether stored as the object the API returns or as
+ * raw JSON text; `undefined` when absent, unparsable or not an object.
+ */
+export function getRevisionData(
+  rev: ControllerRevision | null | undefined,
+): Record<string, unknown> | undefined {
+  const data = rev?.data as unknown;
+  if (data === undefined || data === null) return undefined;
+  if (typeof data === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(data);
+      return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+        ? (parsed as Record<string, unknown>)
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+}
+
+/** The pod template stored in a revision (`data.spec.template` without `$patch`), if any. */
+export function revisionTemplate(rev: ControllerRevision | null | undefined): PodTemplateSpec | undefined {
+  const spec = getRevisionData(rev)?.spec as Record<string, unknown> | undefined;
+  const tpl = spec?.template;
+  if (tpl === null || typeof tpl !== 'object' || Array.isArray(tpl)) return undefined;
+  const { $patch: _patch, ...rest } = tpl as Record<string, unknown>;
+  return rest as PodTemplateSpec;
+}
+
+/** The highest revision number + 1, or 1 when there are none (spec/cloneset.md §12). */
+export function nextRevisionNumber(revisions: readonly ControllerRevision[]): number {
+  let max = 0;
+  for (const r of revisions) max = Math.max(max, r.revision ?? 0);
+  return max + 1;
+}
+
+function creationMs(r: ControllerRevision): number {
+  const t = r.metadata?.creationTimestamp;
+  const ms = t ? Date.parse(t) : Number.NaN;
+  return Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : ms;
+}
+
+/**
+ * Kubernetes' `history.SortControllerRevisions` as a new array: by revision number, then
+ * older `creationTimestamp` first, then name (spec/cloneset.md §12, spec/statefulset.md R4.3).
+ */
+export function sortControllerRevisions(revisions: readonly ControllerRevision[]): ControllerRevision[] {
+  return [...revisions].sort((a, b) => {
+    if (a.revision !== b.revision) return a.revision - b.revision;
+    const ca = creationMs(a);
+    const cb = creationMs(b);
+    if (ca !== cb) return ca < cb ? -1 : 1;
+    const na = a.metadata?.name ?? '';
+    const nb = b.metadata?.name ?? '';
+    return na < nb ? -1 : na > nb ? 1 : 0;
+  });
+}
+
+/**
+ * Kubernetes' `history.EqualRevision`: false when both carry an integer
+ * `controller.kubernetes.io/hash` label and the values differ; otherwise the data must be
+ * equal. kruise-ts compares the parsed data (canonical JSON), so data given as text and as
+ * an object compare equal when they encode the same JSON; Go compares the raw bytes.
+ */
+export function equalRevision(
+  a: ControllerRevision | null | undefined,
+  b: ControllerRevision | null | undefined,
+): boolean {
+  if (!a || !b) return !a && !b;
+  const ha = a.metadata?.labels?.[LABEL_CONTROLLER_REVISION_HASH_KEY];
+  const hb = b.metadata?.labels?.[LABEL_CONTROLLER_REVISION_HASH_KEY];
+  const int = (s: string | undefined) => (s !== undefined && /^[+-]?\d+$/.test(s) ? Number(s) : undefined);
+  const ia = int(ha);
+  const ib = int(hb);
+  if (ia !== undefined && ib !== undefined && ia !== ib) return false;
+  const da = getRevisionData(a);
+  const db = getRevisionData(b);
+  if (da === undefined || db === undefined) return da === db && (a.data as unknown) === (b.data as unknown);
+  return canonicalJSON(da) === canonicalJSON(db);
+}
+
+/**
+ * The revisions equal to `needle` ({@link equalRevision}), in history order (oldest first).
+ * The last one is the candidate to reuse (spec/statefulset.md R4.4).
+ */
+export function findEqualRevisions(
+  revisions: readonly ControllerRevision[],
+  needle: ControllerRevision,
+): ControllerRevision[] {
+  return sortControllerRevisions(revisions).filter((r) => equalRevision(r, needle));
+}
+
+/**
+ * History truncation (spec/cloneset.md §12, spec/statefulset.md R4.6): among revisions whose
+ * name is not in `live`, in history order, the oldest ones beyond `historyLimit` — i.e. the
+ * revisions to delete.
+ *
+ * Example: 5 non-live revisions #1..#5 plus live #6, limit 2 → delete #1, #2, #3.
+ */
+export function revisionsToTruncate(
+  revisions: readonly ControllerRevision[],
+  live: ReadonlySet<string>,
+  historyLimit: number,
+): ControllerRevision[] {
+  const nonLive = sortControllerRevisions(revisions).filter((r) => !live.has(r.metadata?.name ?? ''));
+  const excess = nonLive.length - Math.max(0, historyLimit);
+  return excess > 0 ? nonLive.slice(0, excess) : [];
+}
+
+/** The short hash of a revision name: the text after its last `-` (the whole name without one). */
+export function shortHash(revisionName: string): string {
+  return revisionName.slice(revisionName.lastIndexOf('-') + 1);
+}
+
+/** The pod's `controller-revision-hash` label, or `""`. */
+export function getPodRevision(pod: Pod | null | undefined): string {
+  return pod?.metadata?.labels?.[LABEL_CONTROLLER_REVISION_HASH] ?? '';
+}
+
+/**
+ * Is the pod at this revision? The label must equal the name, or — with `shortHashAware`
+ * (CloneSet's `hashEquals`, spec/cloneset.md §4.3) — have the same last `-` segment.
+ * Example: label `app-name-new` is at `new` and at `other-new` short-hash-aware, not exactly.
+ */
+export function isPodAtRevision(
+  pod: Pod | null | undefined,
+  revisionName: string,
+  opts: { shortHashAware?: boolean } = {},
+): boolean {
+  const label = getPodRevision(pod);
+  if (label === revisionName) return true;
+  return opts.shortHashAware === true && shortHash(label) === shortHash(revisionName);
+}
+
+/**
+ * R3.9 `isPodUpdate`: with gate `PreparingUpdateAsUpdate` on, a pod in lifecycle state
+ * `PreparingUpdate` counts as updated; otherwise its `controller-revision-hash` label must
+ * equal `updateRevision` or share its last `-` segment.
+ * Example: label `app-name-new`, update revision `new` → true; `app-name-old` → false.
+ */
+export function isPodUpdate(
+  pod: Pod | null | undefined,
+  updateRevision: string,
+  featureGates?: Partial<FeatureGates>,
+): boolean {
+  const gates = resolveFeatureGates(featureGates);
+  if (
+    gates.PreparingUpdateAsUpdate &&
+    pod?.metadata?.labels?.[LABEL_LIFECYCLE_STATE] === LifecycleStates.PreparingUpdate
+  ) {
+    return true;
+  }
+  return isPodAtRevision(pod, updateRevision, { shortHashAware: true });
+}

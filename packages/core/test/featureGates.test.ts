@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
 import {
   applyFeatureGateDependencies,
   defaultFeatureGates,
   parseFeatureGatesFlag,
   resolveFeatureGates,
 } from '@kruise-ts/core';
+import { describe, expect, it } from 'vitest';
 
 describe('feature gates (spec/operator.md §3.6)', () => {
   it('has the v1.8.2 defaults', () => {

@@ -1,0 +1,45 @@
+// Turning a new pod returned by the in-place functions into a patch: an RFC 7386 JSON merge
+// patch of the metadata/spec/status changes (lists replaced whole), so controllers can emit
+// `patch` actions (patchType `merge`) from the pods they computed.
+import type { Pod } from 'kubernetes-types/core/v1';
+import { jsonDeepEqual } from '../jsonDiff';
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** The RFC 7386 merge patch from `a` to `b`, or `undefined` when they are equal. */
+export function mergePatchDiff(a: unknown, b: unknown): unknown {
+  if (b === undefined || b === null) return a === undefined || a === null ? undefined : null;
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const patch: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(b)) {
+      if (v === undefined) continue;
+      const d = Object.hasOwn(a, k) && a[k] !== undefined ? mergePatchDiff(a[k], v) : v;
+      if (d !== undefined) patch[k] = d;
+    }
+    for (const [k, v] of Object.entries(a)) {
+      if (v !== undefined && (!Object.hasOwn(b, k) || b[k] === undefined)) patch[k] = null;
+    }
+    return Object.keys(patch).length > 0 ? patch : undefined;
+  }
+  return jsonDeepEqual(a, b) ? undefined : b;
+}
+
+/**
+ * A JSON merge patch (RFC 7386) of the `metadata`, `spec` and `status` changes from `oldPod`
+ * to `newPod`; maps merge key-wise (a removed key is `null`), lists are replaced whole. `{}`
+ * when nothing changed.
+ *
+ * Example: labels `{a: "1", b: "2"}` → `{a: "1", c: "3"}` and container image `x` → `y` gives
+ * `{metadata: {labels: {b: null, c: "3"}}, spec: {containers: [<the whole new list>]}}`.
+ * A status change in the result must go to the status subresource (`updateStatus`).
+ */
+export function diffPodForPatch(oldPod: Pod, newPod: Pod): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  for (const key of ['metadata', 'spec', 'status'] as const) {
+    const d = mergePatchDiff(oldPod[key], newPod[key]);
+    if (d !== undefined) patch[key] = d;
+  }
+  return patch;
+}

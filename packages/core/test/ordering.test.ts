@@ -1,0 +1,55 @@
+// The public entry points of design/API.md for orderings, specified delete and expectations are
+// exported from '@kruise-ts/core' with the documented shapes.
+import * as core from '@kruise-ts/core';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { describe, expect, it } from 'vitest';
+
+describe('API.md: @kruise-ts/core exports the ordering entry points', () => {
+  it.each([
+    'sortUpdateIndexesByPriority',
+    'sortUpdateIndexesByScatter',
+    'comparePriority',
+    'getPodPriorityWeight',
+    'getPodPriorityOrder',
+    'getScatterTerms',
+    'scatterPodsByRule',
+    'compareActivePods',
+    'sortActivePods',
+    'sortIndexesByActivePods',
+    'parseDeletionCost',
+    'compareForScaleIn',
+    'sortPodsForScaleIn',
+    'sameNodeRanks',
+    'spreadConstraintRanks',
+    'scaleInRanks',
+    'pickPodsForScaleIn',
+    'isSpecifiedDelete',
+    'markSpecifiedDelete',
+    'isMarkedUnavailable',
+    'expectScale',
+    'observeScale',
+    'scaleExpectationsSatisfied',
+    'expectUpdated',
+    'observeUpdated',
+    'updateExpectationsSatisfied',
+    'expectResourceVersion',
+    'observeResourceVersion',
+    'resourceVersionSatisfied',
+  ])('%s is a function', (name) => {
+    expect(typeof (core as Record<string, unknown>)[name]).toBe('function');
+  });
+  it('sortUpdateIndexesByPriority(pods, indexes, strategy) and sortUpdateIndexesByScatter(pods, indexes, scatter)', () => {
+    const pods: Pod[] = [
+      { metadata: { labels: { k: 'v' } } },
+      { metadata: {} },
+      { metadata: { labels: { k: 'v' } } },
+    ];
+    expect(
+      core.sortUpdateIndexesByPriority(pods, [0, 1, 2], { orderPriority: [{ orderedKey: 'k' }] }),
+    ).toEqual([1, 2, 0]);
+    expect(core.sortUpdateIndexesByScatter(pods, [0, 1, 2], [{ key: 'k', value: 'v' }])).toEqual([0, 1, 2]);
+  });
+  it('an invalid now is rejected with a KruiseError', () => {
+    expect(() => core.expectScale({}, 'k', 'create', 'a', 'yesterday')).toThrow(core.KruiseError);
+  });
+});
