@@ -11,6 +11,7 @@ export default defineConfig({
     setupFiles: ['./vitest.setup.ts'],
     testTimeout: 60_000,
     pool: 'forks',
+    reporters: ['default', './scripts/summary-reporter.ts'],
     benchmark: { include: ['packages/*/bench/**/*.bench.ts'] },
   },
 });
