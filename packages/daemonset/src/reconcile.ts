@@ -1,0 +1,199 @@
+// reconcileDaemonSet: the pure reconcile of an Advanced DaemonSet (spec/daemonset.md §2):
+// defaults + validation, claiming, revisions (§12), manage (§5), in-place refresh (§8.3),
+// rolling update (§7), history cleanup (§12.5), status (§10) and the requeue delay (§11).
+import { type DaemonSetStatus, LABEL_CONTROLLER_REVISION_HASH, setDefaultsDaemonSet } from '@kruise-ts/api';
+import {
+  type Action,
+  type FieldError,
+  invalid,
+  type ReconcileOptions,
+  type ReconcileResult,
+  refOf,
+  timeOf,
+} from '@kruise-ts/core';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1';
+import type { Node, Pod } from 'kubernetes-types/core/v1';
+import { type DaemonSetControllerState, FailedPodsBackoff } from './backoff';
+import { burstReplicas } from './budget';
+import { EVENT_SELECTING_ALL, Reasons } from './constants';
+import { isEmptySelector } from './coreShim';
+import { refreshInPlaceStates } from './inplace';
+import { manage } from './manage';
+import { claimDaemonPods, getNodesToDaemonPods } from './nodePods';
+import { type NodeShouldRun, nodeShouldRunDaemonPod } from './nodeShouldRun';
+import { templateGeneration } from './predicates';
+import { cleanupHistory, constructHistory } from './revisions';
+import { rollingUpdate } from './rollingUpdate';
+import { calculateStatus, statusNeedsWrite } from './status';
+import type { SyncContext } from './syncContext';
+import type { DaemonSet } from './types';
+import { validateDaemonSet } from './validation';
+
+/** What one reconcile observes (design/API.md). */
+export interface ReconcileDaemonSetInput {
+  daemonSet: DaemonSet;
+  /** All nodes of the cluster. */
+  nodes: readonly Node[];
+  /** All pods of the DaemonSet's namespace (claimed by controller-ref rules, §4.1). */
+  pods: readonly Pod[];
+  /** The namespace's ControllerRevisions. */
+  revisions?: readonly ControllerRevision[];
+  now: string | Date;
+  /** The previous result's `controllerState` (the failed-pod back-off, §5.5). */
+  controllerState?: unknown;
+}
+
+/** Options of {@link reconcileDaemonSet}. */
+export interface ReconcileDaemonSetOptions extends ReconcileOptions {
+  /** `--assign-pods-by-scheduler` (default true): bind new pods by node affinity, else by `nodeName`. */
+  assignPodsByScheduler?: boolean;
+}
+
+/** A status with every counter 0. */
+export function emptyDaemonSetStatus(): DaemonSetStatus {
+  return {
+    currentNumberScheduled: 0,
+    numberMisscheduled: 0,
+    desiredNumberScheduled: 0,
+    numberReady: 0,
+    daemonSetHash: '',
+  };
+}
+
+function validNow(now: string | Date): FieldError | undefined {
+  try {
+    timeOf(now);
+    return undefined;
+  } catch {
+    return invalid('now', String(now), 'must be an RFC 3339 time');
+  }
+}
+
+/**
+ * Reconciles an Advanced DaemonSet (spec/daemonset.md §2) and returns the actions a
+ * controller would take, in order: adoption/release patches, revision writes, the manage
+ * phase's creates/deletes (§5), in-place refresh patches (§8.3), the rolling update's
+ * creates/deletes/in-place patches (§7, skipped for `OnDelete` or `paused`), history cleanup
+ * and the status write. Creates and deletes are treated as observed synchronously: the
+ * rolling update sees the pods after the manage phase of the same call (§2 step 6).
+ *
+ * An invalid DaemonSet returns its field errors and no action (except a `SelectingAll`
+ * warning event for an empty selector, §2 step 1). Never throws on user data.
+ *
+ * Example: 5 ready nodes, no pods → 5 `create` actions (one per node, bound by node
+ * affinity `metadata.name In [<node>]`), a `CreateRevision` and a status with
+ * `desiredNumberScheduled: 5, currentNumberScheduled: 5, numberReady: 0`.
+ */
+export function reconcileDaemonSet(
+  input: ReconcileDaemonSetInput,
+  options: ReconcileDaemonSetOptions = {},
+): ReconcileResult<DaemonSetStatus> {
+  const raw = input.daemonSet;
+  const prevStatus = (raw?.status as DaemonSetStatus | undefined) ?? emptyDaemonSetStatus();
+  if (!raw?.metadata || raw.metadata.deletionTimestamp) {
+    return { actions: [], status: prevStatus, errors: [], controllerState: input.controllerState };
+  }
+  const nowError = validNow(input.now);
+  if (nowError)
+    return { actions: [], status: prevStatus, errors: [nowError], controllerState: input.controllerState };
+  const ds = setDefaultsDaemonSet(raw);
+  const errors = validateDaemonSet(ds);
+  if (ds.spec?.selector && isEmptySelector(ds.spec.selector)) {
+    const event: Action = {
+      verb: 'event',
+      involvedObject: refOf(raw),
+      type: 'Warning',
+      reason: EVENT_SELECTING_ALL,
+      message: 'This daemon set is selecting all pods. A non-empty selector is required.',
+    };
+    return { actions: [event], status: prevStatus, errors, controllerState: input.controllerState };
+  }
+  if (errors.length > 0)
+    return { actions: [], status: prevStatus, errors, controllerState: input.controllerState };
+
+  const now = input.now;
+  const nodes = input.nodes ?? [];
+  const nodesByName = new Map<string, Node>();
+  const shouldRun = new Map<string, NodeShouldRun>();
+  for (const node of nodes) {
+    const name = node.metadata?.name ?? '';
+    nodesByName.set(name, node);
+    shouldRun.set(name, nodeShouldRunDaemonPod(node, ds));
+  }
+  const actions: Action[] = [];
+  const claimed = claimDaemonPods(ds, input.pods ?? []);
+  actions.push(...claimed.actions);
+  const plan = constructHistory(ds, input.revisions ?? [], claimed.pods);
+  actions.push(...plan.actions);
+  const pods: Pod[] = plan.relabelled.size
+    ? claimed.pods.map((p) => {
+        const h = plan.relabelled.get(p.metadata?.name ?? '');
+        return h === undefined
+          ? p
+          : {
+              ...p,
+              metadata: {
+                ...p.metadata,
+                labels: { ...p.metadata?.labels, [LABEL_CONTROLLER_REVISION_HASH]: h },
+              },
+            };
+      })
+    : claimed.pods;
+
+  const takenNames = new Set<string>();
+  for (const p of input.pods ?? []) if (p.metadata?.name) takenNames.add(p.metadata.name);
+  const ctx: SyncContext = {
+    ds,
+    now,
+    seed: options.seed ?? 0,
+    hash: plan.hash,
+    generation: templateGeneration(ds),
+    nodes,
+    nodesByName,
+    shouldRun,
+    view: getNodesToDaemonPods(pods),
+    takenNames,
+    createdNames: new Set(),
+    actions,
+    requeue: [],
+    backoff: new FailedPodsBackoff(input.controllerState as DaemonSetControllerState | undefined, now),
+    burst: burstReplicas(ds),
+    assignPodsByScheduler: options.assignPodsByScheduler !== false,
+    featureGates: options.featureGates ?? {},
+  };
+
+  manage(ctx); // §5
+  refreshInPlaceStates(ctx); // §8.3
+  const strategy = ds.spec.updateStrategy;
+  if (strategy?.type === 'RollingUpdate' && strategy.rollingUpdate?.paused !== true) {
+    rollingUpdate(ctx, { current: plan.current, old: plan.old }); // §7
+  }
+  const remainingPods: Pod[] = [];
+  for (const list of ctx.view.values()) remainingPods.push(...list);
+  actions.push(...cleanupHistory(ds, plan.old, remainingPods)); // §12.5
+
+  const status = calculateStatus({
+    ds,
+    nodes,
+    shouldRun,
+    nodeToPods: ctx.view,
+    hash: plan.hash,
+    generation: ctx.generation,
+    now,
+    collisionCount: plan.collisionCount,
+    observe: true,
+  });
+  if (statusNeedsWrite(ds, status)) {
+    actions.push({ verb: 'updateStatus', target: refOf(raw), status, reason: Reasons.UpdateStatus });
+  }
+  const minReadySeconds = ds.spec.minReadySeconds ?? 0;
+  if (status.numberReady !== status.numberAvailable && minReadySeconds > 0) ctx.requeue.push(minReadySeconds); // §10
+  const result: ReconcileResult<DaemonSetStatus> = {
+    actions,
+    status,
+    errors: [],
+    controllerState: ctx.backoff.toState(),
+  };
+  if (ctx.requeue.length > 0) result.requeueAfterSeconds = ctx.requeue.reduce((a, b) => Math.min(a, b)); // §11
+  return result;
+}

@@ -1,0 +1,235 @@
+// ControllerRevisions of a DaemonSet (spec/daemonset.md §12): the current revision and its
+// hash `H`, the old revisions, de-duplication, rollback renumbering and history cleanup.
+import { type KubeObject, LABEL_CONTROLLER_REVISION_HASH } from '@kruise-ts/api';
+import {
+  type Action,
+  getRevisionData,
+  makeRevisionData,
+  newControllerRevision,
+  type ObjectRef,
+} from '@kruise-ts/core';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { DEFAULT_REVISION_HISTORY_LIMIT, Reasons } from './constants';
+import { canonicalJSON, labelSelectorMatches } from './coreShim';
+import { controllerRefOf, daemonSetControllerRef, podRef, refersToDaemonSet } from './nodePods';
+import { podRevision } from './predicates';
+import type { DaemonSet } from './types';
+
+/** What §12 decided for this sync. */
+export interface RevisionPlan {
+  /** Current revision hash `H` (its `controller-revision-hash` label). */
+  hash: string;
+  /** The current revision (as it will be after the actions). */
+  current: ControllerRevision;
+  /** Old revisions, in input order. */
+  old: ControllerRevision[];
+  /** `status.collisionCount` after this sync. */
+  collisionCount: number;
+  /** Revision create/patch/delete and pod relabel actions, in order. */
+  actions: Action[];
+  /** Pod name → new hash label for pods relabelled to the kept duplicate (§12.3). */
+  relabelled: Map<string, string>;
+}
+
+/** The ObjectRef of a ControllerRevision. */
+export function revisionRef(rev: ControllerRevision): ObjectRef {
+  const ref: ObjectRef = {
+    apiVersion: 'apps/v1',
+    kind: 'ControllerRevision',
+    name: rev.metadata?.name ?? '',
+  };
+  if (rev.metadata?.namespace !== undefined) ref.namespace = rev.metadata.namespace;
+  if (rev.metadata?.uid !== undefined) ref.uid = rev.metadata.uid;
+  return ref;
+}
+
+/** §12.1: revision data `{"spec":{"template":{…template…,"$patch":"replace"}}}`. */
+export function daemonSetRevisionData(ds: DaemonSet): Record<string, unknown> {
+  return makeRevisionData(ds.spec.template) as unknown as Record<string, unknown>;
+}
+
+/** The `controller-revision-hash` label of a revision (its name when unlabelled, §12.2). */
+export function revisionHash(rev: ControllerRevision): string {
+  return rev.metadata?.labels?.[LABEL_CONTROLLER_REVISION_HASH] ?? rev.metadata?.name ?? '';
+}
+
+/** Highest `revision` number, 0 for none. */
+function maxRevision(revs: readonly ControllerRevision[]): number {
+  return revs.reduce((m, r) => Math.max(m, r.revision ?? 0), 0);
+}
+
+/**
+ * §12.2–12.4 `constructHistory`. Claims the DaemonSet's revisions (owned and matching the
+ * selector; matching orphans are adopted), labels unlabelled ones with their name, splits
+ * them into the revisions whose data equals the DaemonSet's (current candidates) and the old
+ * ones, then: none matching → create `<ds>-<hash>` with `revision = max(old) + 1` (a name
+ * taken by different data bumps `collisionCount` and tries again); several → keep the
+ * highest `revision`, relabel pods of the others to its hash and delete the others; the kept
+ * one is renumbered to `max(old) + 1` when lower (rollback).
+ *
+ * Example: revisions r1 (revision 1, template A) and r2 (revision 2, template B) with the
+ * DaemonSet back at template A → r1 is current and is renumbered to 3.
+ */
+export function constructHistory(
+  ds: DaemonSet,
+  revisions: readonly ControllerRevision[],
+  pods: readonly Pod[],
+): RevisionPlan {
+  const actions: Action[] = [];
+  const ns = ds.metadata.namespace;
+  const owned: ControllerRevision[] = [];
+  for (const rev of revisions) {
+    if (ns !== undefined && rev.metadata?.namespace !== undefined && rev.metadata.namespace !== ns) continue;
+    if (!labelSelectorMatches(ds.spec.selector, rev.metadata?.labels ?? {})) continue;
+    const ref = controllerRefOf(rev.metadata);
+    if (ref) {
+      if (refersToDaemonSet(ref, ds)) owned.push(rev);
+      continue;
+    }
+    if (rev.metadata?.deletionTimestamp) continue;
+    const owners = [...(rev.metadata?.ownerReferences ?? []), daemonSetControllerRef(ds)];
+    actions.push({
+      verb: 'patch',
+      target: revisionRef(rev),
+      patchType: 'merge',
+      patch: { metadata: { ownerReferences: owners } },
+      reason: Reasons.UpdateRevision,
+    });
+    owned.push({ ...rev, metadata: { ...rev.metadata, ownerReferences: owners } });
+  }
+  // §12.2 revisions lacking the hash label get it set to their name.
+  const labelled = owned.map((rev) => {
+    if (rev.metadata?.labels?.[LABEL_CONTROLLER_REVISION_HASH] !== undefined) return rev;
+    const name = rev.metadata?.name ?? '';
+    actions.push({
+      verb: 'patch',
+      target: revisionRef(rev),
+      patchType: 'merge',
+      patch: { metadata: { labels: { [LABEL_CONTROLLER_REVISION_HASH]: name } } },
+      reason: Reasons.UpdateRevision,
+    });
+    return {
+      ...rev,
+      metadata: {
+        ...rev.metadata,
+        labels: { ...rev.metadata?.labels, [LABEL_CONTROLLER_REVISION_HASH]: name },
+      },
+    };
+  });
+
+  const wanted = canonicalJSON(daemonSetRevisionData(ds));
+  const matching: ControllerRevision[] = [];
+  const old: ControllerRevision[] = [];
+  for (const rev of labelled) (canonicalJSON(getRevisionData(rev)) === wanted ? matching : old).push(rev);
+  const nextRevision = maxRevision(old) + 1;
+  let collisionCount = ds.status?.collisionCount ?? 0;
+  const relabelled = new Map<string, string>();
+  let current: ControllerRevision;
+
+  if (matching.length === 0) {
+    const taken = new Map(revisions.map((r) => [r.metadata?.name ?? '', r]));
+    for (let attempt = 0; ; attempt++) {
+      const candidate = newDaemonSetRevision(ds, collisionCount, nextRevision);
+      const clash = taken.get(candidate.metadata?.name ?? '');
+      if (!clash || attempt >= 1000) {
+        current = candidate;
+        actions.push({
+          verb: 'create',
+          object: candidate as unknown as KubeObject,
+          reason: Reasons.CreateRevision,
+        });
+        break;
+      }
+      if (canonicalJSON(getRevisionData(clash)) === wanted) {
+        current = clash;
+        break;
+      }
+      collisionCount++;
+    }
+  } else {
+    const sorted = [...matching].sort(
+      (a, b) => (a.revision ?? 0) - (b.revision ?? 0) || cmp(a.metadata?.name ?? '', b.metadata?.name ?? ''),
+    );
+    current = sorted[sorted.length - 1];
+    const keepHash = revisionHash(current);
+    for (const dup of sorted.slice(0, -1)) {
+      const dupHash = revisionHash(dup);
+      for (const pod of pods) {
+        if (podRevision(pod) !== dupHash || dupHash === keepHash || relabelled.has(pod.metadata?.name ?? ''))
+          continue;
+        relabelled.set(pod.metadata?.name ?? '', keepHash);
+        actions.push({
+          verb: 'patch',
+          target: podRef(pod),
+          patchType: 'merge',
+          patch: { metadata: { labels: { [LABEL_CONTROLLER_REVISION_HASH]: keepHash } } },
+          reason: Reasons.RelabelPod,
+        });
+      }
+      actions.push({ verb: 'delete', target: revisionRef(dup), reason: Reasons.DeleteRevision });
+    }
+    if ((current.revision ?? 0) < nextRevision) {
+      actions.push({
+        verb: 'patch',
+        target: revisionRef(current),
+        patchType: 'merge',
+        patch: { revision: nextRevision },
+        reason: Reasons.UpdateRevision,
+      });
+      current = { ...current, revision: nextRevision };
+    }
+  }
+  return { hash: revisionHash(current), current, old, collisionCount, actions, relabelled };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * §12.3 a new revision `<ds>-<hash>`: labels = template labels + `controller-revision-hash`,
+ * annotations = the DaemonSet's, owner reference to the DaemonSet.
+ */
+export function newDaemonSetRevision(
+  ds: DaemonSet,
+  collisionCount: number,
+  revision: number,
+): ControllerRevision {
+  return newControllerRevision({
+    parent: ds,
+    template: ds.spec.template,
+    revision,
+    collisionCount,
+    ...(ds.metadata.annotations ? { annotations: ds.metadata.annotations } : {}),
+    hashLabelKey: LABEL_CONTROLLER_REVISION_HASH,
+  });
+}
+
+/**
+ * §12.5 history cleanup: `toKill = |old| − revisionHistoryLimit` (default 10); old revisions
+ * are deleted in ascending `revision` order, skipping those whose hash a current pod
+ * carries. Example: limit 2, old revisions 1..5 with a pod still on revision 2 → delete 1, 3, 4.
+ */
+export function cleanupHistory(
+  ds: DaemonSet,
+  old: readonly ControllerRevision[],
+  pods: Iterable<Pod>,
+): Action[] {
+  const limit = ds.spec.revisionHistoryLimit ?? DEFAULT_REVISION_HISTORY_LIMIT;
+  let toKill = old.length - limit;
+  if (toKill <= 0) return [];
+  const live = new Set<string>();
+  for (const pod of pods) live.add(podRevision(pod));
+  const actions: Action[] = [];
+  const sorted = [...old].sort(
+    (a, b) => (a.revision ?? 0) - (b.revision ?? 0) || cmp(a.metadata?.name ?? '', b.metadata?.name ?? ''),
+  );
+  for (const rev of sorted) {
+    if (toKill <= 0) break;
+    if (live.has(revisionHash(rev))) continue;
+    actions.push({ verb: 'delete', target: revisionRef(rev), reason: Reasons.DeleteRevision });
+    toKill--;
+  }
+  return actions;
+}

@@ -1,0 +1,149 @@
+// The working state of one reconcile and `syncNodes` (spec/daemonset.md §5.6): the node →
+// pods view that later phases see (creates and deletes are observed synchronously, §2 step 6),
+// the actions issued so far and the requested requeue delays.
+import type { KubeObject } from '@kruise-ts/api';
+import type { Action, FeatureGates } from '@kruise-ts/core';
+import type { Node, Pod } from 'kubernetes-types/core/v1';
+import type { FailedPodsBackoff } from './backoff';
+import { Reasons } from './constants';
+import { mergePatchDiff, toRFC3339 } from './coreShim';
+import { compareOldestFirst, getTargetNodeName, type NodeToPods, podRef } from './nodePods';
+import type { NodeShouldRun } from './nodeShouldRun';
+import { newDaemonPod } from './podTemplate';
+import { filterPreDelete } from './preDelete';
+import type { DaemonSet } from './types';
+
+/** Working state shared by the phases of one reconcile. */
+export interface SyncContext {
+  /** The DaemonSet with the §1.2 defaults. */
+  ds: DaemonSet;
+  now: string | Date;
+  seed: number;
+  /** Current revision hash `H`. */
+  hash: string;
+  /** Legacy template generation, if the DaemonSet has one. */
+  generation: number | undefined;
+  nodes: readonly Node[];
+  nodesByName: ReadonlyMap<string, Node>;
+  shouldRun: ReadonlyMap<string, NodeShouldRun>;
+  /** Node → pods as the next phase sees them (each list oldest first). */
+  view: NodeToPods;
+  /** Pod names taken in the namespace (new names avoid them). */
+  takenNames: Set<string>;
+  /** Pods created by this reconcile (not refreshed in the same call). */
+  createdNames: Set<string>;
+  actions: Action[];
+  /** Requeue delays requested so far (seconds). */
+  requeue: number[];
+  backoff: FailedPodsBackoff;
+  /** Max creates / deletes / in-place updates per sync (§5.6). */
+  burst: number;
+  assignPodsByScheduler: boolean;
+  featureGates: Partial<FeatureGates>;
+}
+
+/** A pod to delete and why. */
+export interface PodDeletion {
+  pod: Pod;
+  reason: string;
+}
+
+/** A node to create a pod on and why. */
+export interface NodeCreation {
+  node: string;
+  reason: string;
+}
+
+/** Replaces (or removes, with `next` undefined) a pod in the view. */
+export function replaceInView(ctx: SyncContext, pod: Pod, next: Pod | undefined): void {
+  const node = getTargetNodeName(pod);
+  if (node === undefined) return;
+  const list = ctx.view.get(node);
+  if (!list) return;
+  const name = pod.metadata?.name;
+  const idx = list.findIndex((p) => p === pod || (name !== undefined && p.metadata?.name === name));
+  if (idx < 0) return;
+  const copy = [...list];
+  if (next) copy[idx] = next;
+  else copy.splice(idx, 1);
+  copy.sort(compareOldestFirst);
+  if (copy.length === 0) ctx.view.delete(node);
+  else ctx.view.set(node, copy);
+}
+
+/**
+ * Emits the writes that turn `pod` into `next`: an `updateStatus` with the whole new status
+ * when the status changed (the status subresource, as Kruise writes conditions first), then
+ * a JSON merge patch of the metadata/spec changes; the view gets `next`.
+ */
+export function emitPodChange(ctx: SyncContext, pod: Pod, next: Pod, reason: string): void {
+  if (mergePatchDiff(pod.status, next.status) !== undefined) {
+    ctx.actions.push({ verb: 'updateStatus', target: podRef(pod), status: next.status ?? {}, reason });
+  }
+  const patch: Record<string, unknown> = {};
+  for (const key of ['metadata', 'spec'] as const) {
+    const d = mergePatchDiff(pod[key], next[key]);
+    if (d !== undefined) patch[key] = d;
+  }
+  if (Object.keys(patch).length > 0) {
+    ctx.actions.push({ verb: 'patch', target: podRef(pod), patchType: 'merge', patch, reason });
+  }
+  replaceInView(ctx, pod, next);
+}
+
+/** Requests a requeue after `seconds` (only positive values count, §11). */
+export function requestRequeue(ctx: SyncContext, seconds: number): void {
+  if (seconds > 0 && Number.isFinite(seconds)) ctx.requeue.push(seconds);
+}
+
+/**
+ * §5.6 `syncNodes`: deletions go through the preDelete filter (§9; hooked pods are marked,
+ * not deleted), then creates are limited to the first `burst` nodes and deletes to the first
+ * `burst` pods. Created pods enter the view (not ready, created `now`); deleted pods leave it.
+ * Creates are all issued at once (the slow-start batches only matter when a create fails).
+ */
+export function syncNodes(
+  ctx: SyncContext,
+  creates: readonly NodeCreation[],
+  deletes: readonly PodDeletion[],
+): void {
+  const filtered = filterPreDelete(
+    ctx.ds,
+    deletes.map((d) => d.pod),
+    ctx.now,
+  );
+  for (const m of filtered.marked) emitPodChange(ctx, m.before, m.pod, Reasons.PreparingDelete);
+  const deletable = new Set(filtered.toDelete);
+  const toDelete = deletes.filter((d) => deletable.has(d.pod)).slice(0, ctx.burst);
+  const toCreate = creates.slice(0, ctx.burst);
+  const createdAt = toRFC3339(ctx.now);
+  for (const c of toCreate) {
+    const pod = newDaemonPod(ctx.ds, c.node, {
+      hash: ctx.hash,
+      seed: ctx.seed,
+      takenNames: ctx.takenNames,
+      assignPodsByScheduler: ctx.assignPodsByScheduler,
+    });
+    ctx.actions.push({ verb: 'create', object: pod as unknown as KubeObject, reason: c.reason });
+    ctx.createdNames.add(pod.metadata?.name ?? '');
+    const seen: Pod = { ...pod, metadata: { ...pod.metadata, creationTimestamp: createdAt } };
+    const list = [...(ctx.view.get(c.node) ?? []), seen].sort(compareOldestFirst);
+    ctx.view.set(c.node, list);
+  }
+  for (const d of toDelete) {
+    const uid = d.pod.metadata?.uid;
+    ctx.actions.push({
+      verb: 'delete',
+      target: podRef(d.pod),
+      reason: d.reason,
+      ...(uid ? { preconditions: { uid } } : {}),
+    });
+    // As an API server would: a pod with finalizers stays, marked deleting; others are gone.
+    const gone = (d.pod.metadata?.finalizers ?? []).length === 0;
+    replaceInView(
+      ctx,
+      d.pod,
+      gone ? undefined : { ...d.pod, metadata: { ...d.pod.metadata, deletionTimestamp: createdAt } },
+    );
+  }
+}
