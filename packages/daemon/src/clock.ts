@@ -1,0 +1,65 @@
+// Time and randomness of the daemon's I/O shell (spec/daemon.md §11 items 1–2): an injectable
+// clock (now, timers, abortable sleep) and RNG, so the logic can run on a fake clock in tests.
+import { formatRFC3339 } from '@kruise-ts/api';
+
+/** A clock: epoch milliseconds, timers and an abortable sleep. */
+export interface Clock {
+  now(): number;
+  /** Calls `fn` after `ms`; returns a cancel function. */
+  setTimer(fn: () => void, ms: number): () => void;
+  /** Resolves after `ms`, or early (without rejecting) when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** A uniform random number in [0, 1). */
+export type Rng = () => number;
+
+/** The wall clock. */
+export const realClock: Clock = {
+  now: () => Date.now(),
+  setTimer(fn, ms) {
+    const t = setTimeout(fn, Math.max(0, ms));
+    return () => clearTimeout(t);
+  },
+  sleep(ms, signal) {
+    return new Promise<void>((resolve) => {
+      if (signal?.aborted) return resolve();
+      const t = setTimeout(done, Math.max(0, ms));
+      function done() {
+        clearTimeout(t);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      }
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  },
+};
+
+/** RFC 3339 at second precision (Kubernetes `metav1.Time`), e.g. `2024-01-01T00:00:05Z`. */
+export function rfc3339(ms: number): string {
+  return formatRFC3339(new Date(ms)) ?? '';
+}
+
+/** Parses an RFC 3339 time to epoch ms, `undefined` when invalid or empty. */
+export function parseTime(s: string | undefined): number | undefined {
+  if (!s) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(s)) return undefined;
+  const ms = Date.parse(s);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/**
+ * A small deterministic RNG (mulberry32) for tests and for a daemon started with a seed.
+ *
+ * Example: `seededRng(1)()` is always the same number in [0, 1).
+ */
+export function seededRng(seed: number): Rng {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
