@@ -1,0 +1,153 @@
+// The AdvancedCronJob controller's reconcile (spec/advancedcronjob.md §4), pure: status from
+// the children, history cleanup, paused, the due slot, the concurrency policy and at most one
+// child per reconcile. Scheduled image pre-warm is the ImageListPullJob template kind.
+import {
+  type AdvancedCronJob,
+  type AdvancedCronJobStatus,
+  type KubeObject,
+  setDefaultsAdvancedCronJob,
+} from '@kruise-ts/api';
+import { type Action, invalid, type ReconcileOptions, type ReconcileResult, refOf } from '@kruise-ts/core';
+import { resolveDefaultZone } from '../cron/zone';
+import { nowMillis, sameJSON, seconds, timeMillis } from '../util';
+import {
+  advancedCronJobChildren,
+  advancedCronJobStatus,
+  type ClassifiedChild,
+  classifyChild,
+  historyDeletes,
+  newChildForSlot,
+  templateKind,
+} from './children';
+import { controllerSchedule, findDueSlot } from './schedule';
+import { validateAdvancedCronJob } from './validation';
+
+/** Input of {@link reconcileAdvancedCronJob}. */
+export interface ReconcileAdvancedCronJobInput {
+  advancedCronJob: AdvancedCronJob;
+  /**
+   * Candidate children: the namespace's objects of the template kind (Jobs, BroadcastJobs or
+   * ImageListPullJobs; other objects are ignored). AC4.2 picks the children among them.
+   */
+  children: readonly KubeObject[];
+  now: string | Date;
+  controllerState?: unknown;
+}
+
+/** Options of {@link reconcileAdvancedCronJob}. */
+export interface ReconcileAdvancedCronJobOptions extends ReconcileOptions {
+  /** Zone D, the manager's local zone (default UTC). */
+  defaultTimeZone?: string;
+  /**
+   * Skip `validateAdvancedCronJob` (for objects admitted elsewhere), so that the controller's
+   * own handling of bad schedules and zones (AC3.5, AC4.8) applies.
+   */
+  skipValidation?: boolean;
+}
+
+/** How a reconcile ended (AC4.13), reported in `controllerState.outcome` for observers. */
+export type AdvancedCronJobOutcome =
+  | 'Paused'
+  | 'UnparsableSchedule'
+  | 'TooManyMissed'
+  | 'NothingDue'
+  | 'ForbidBlocked'
+  | 'Created'
+  | 'NoTemplate';
+
+/** `controllerState` of the AdvancedCronJob controller: no memory, only the last outcome. */
+export interface AdvancedCronJobControllerState {
+  outcome: AdvancedCronJobOutcome;
+}
+
+/**
+ * Reconciles one AdvancedCronJob (spec/advancedcronjob.md AC4.0–AC4.13). Actions, in order:
+ * the status write (when it changed), history deletes (failed, then successful), Replace
+ * deletes of the active children, and at most one create, for the latest missed slot.
+ * `requeueAfterSeconds` is `next − now` whenever upstream requeues; a paused ACJ, an
+ * unparsable schedule and more than 100 missed slots get none.
+ *
+ * Example (E1): every 5 minutes, created 09:00:00; at 09:05:00 the Job `nightly-1760087100` is
+ * created with `apps.kruise.io/scheduled-at: 2025-10-10T09:05:00Z`, requeue after 300 s.
+ */
+export function reconcileAdvancedCronJob(
+  input: ReconcileAdvancedCronJobInput,
+  options: ReconcileAdvancedCronJobOptions = {},
+): ReconcileResult<AdvancedCronJobStatus> {
+  const raw = input.advancedCronJob;
+  const prev: AdvancedCronJobStatus = raw?.status ?? {};
+  if (!raw?.metadata || !raw.spec)
+    return { actions: [], status: prev, errors: [], controllerState: input.controllerState };
+  const nowMs = nowMillis(input.now);
+  if (nowMs === undefined)
+    return {
+      actions: [],
+      status: prev,
+      errors: [invalid('now', input.now, 'not a valid time')],
+      controllerState: input.controllerState,
+    };
+  const zone = resolveDefaultZone(options.defaultTimeZone);
+  const acj = setDefaultsAdvancedCronJob(raw, { old: raw, featureGates: options.featureGates });
+  if (!options.skipValidation) {
+    const errors = validateAdvancedCronJob(acj, undefined, { defaultTimeZone: zone });
+    if (errors.length > 0)
+      return { actions: [], status: prev, errors, controllerState: input.controllerState };
+  }
+  const end = (
+    actions: Action[],
+    status: AdvancedCronJobStatus,
+    outcome: AdvancedCronJobOutcome,
+    requeueMs?: number,
+  ) => {
+    const res: ReconcileResult<AdvancedCronJobStatus> = {
+      actions,
+      status,
+      errors: [],
+      controllerState: { outcome } satisfies AdvancedCronJobControllerState,
+    };
+    if (requeueMs !== undefined) res.requeueAfterSeconds = seconds(requeueMs);
+    return res;
+  };
+
+  // AC4.1–AC4.5: kind, children, classes, status.
+  const kind = templateKind(acj);
+  const children: ClassifiedChild[] = advancedCronJobChildren(acj, input.children ?? []).map((object) => ({
+    object,
+    class: classifyChild(kind, object),
+  }));
+  const status = advancedCronJobStatus(kind, children);
+  const actions: Action[] = [];
+  if (!sameJSON(status, prev))
+    actions.push({ verb: 'updateStatus', target: refOf(acj), status, reason: 'UpdateStatus' });
+
+  // AC4.6: history cleanup (also when paused).
+  const of = (c: ClassifiedChild['class']) => children.filter((x) => x.class === c).map((x) => x.object);
+  actions.push(...historyDeletes(of('failed'), acj.spec.failedJobsHistoryLimit));
+  actions.push(...historyDeletes(of('successful'), acj.spec.successfulJobsHistoryLimit));
+
+  // AC4.7
+  if (acj.spec.paused) return end(actions, status, 'Paused');
+
+  // AC4.8–AC4.9
+  const parsed = controllerSchedule(acj.spec, zone);
+  if ('error' in parsed) return end(actions, status, 'UnparsableSchedule');
+  const earliest = timeMillis(status.lastScheduleTime) ?? timeMillis(acj.metadata.creationTimestamp) ?? nowMs;
+  const due = findDueSlot(parsed.schedule, earliest, nowMs, acj.spec.startingDeadlineSeconds);
+  if (due.tooManyMissed) return end(actions, status, 'TooManyMissed');
+  const requeue = due.next === undefined ? undefined : due.next - nowMs;
+  if (due.missed === undefined) return end(actions, status, 'NothingDue', requeue);
+
+  // AC4.10
+  const active = of('active');
+  const policy = acj.spec.concurrencyPolicy ?? 'Allow';
+  if (policy === 'Forbid' && active.length > 0) return end(actions, status, 'ForbidBlocked', requeue);
+  if (policy === 'Replace') {
+    for (const c of active) actions.push({ verb: 'delete', target: refOf(c), reason: 'ReplaceActive' });
+  }
+
+  // AC4.11–AC4.12
+  const child = newChildForSlot(acj, due.missed);
+  if (!child) return end(actions, status, 'NoTemplate', requeue);
+  actions.push({ verb: 'create', object: child, reason: `Create${kind}` });
+  return end(actions, status, 'Created', requeue);
+}
