@@ -1,0 +1,237 @@
+// The body of one Advanced StatefulSet round (spec/statefulset.md §5, `updateStatefulSet`):
+// given the set, its member pods and the chosen current/update revisions, build the slots and
+// the condemned list, run the replica, condemned and rolling-update phases, and compute the
+// status. Pure: returns the actions; inputs are never mutated.
+import type { StatefulSet, StatefulSetStatus } from '@kruise-ts/api';
+import {
+  type Action,
+  type FeatureGates,
+  isPodUpdate,
+  labelSelectorAsString,
+  parseTime,
+  refOf,
+  resolveFeatureGates,
+  toRFC3339,
+} from '@kruise-ts/core';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1';
+import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
+import { processCondemned } from './condemnedPhase';
+import { newPodStub } from './identity';
+import { inRange, ordinalOf, statefulSetReplicaRange } from './ordinals';
+import { getMinReadySeconds, isHealthy, runningAndAvailable } from './predicates';
+import { desiredClaimRefs } from './pvc';
+import { type PhaseOutcome, processReplicas, type ScaleBudget, scaleMaxUnavailable } from './replicaPhase';
+import { currentRevisionNeededFromCounts } from './revisionChoice';
+import { templateOfRevision } from './revisions';
+import { rollingUpdate } from './rollingUpdatePhase';
+import { nonDefaultGates, type RoundState, requeue } from './round';
+import { completeRollingUpdate, computeReplicaCounts, computeVolumeClaimStatus } from './status';
+import type { Now } from './types';
+
+/** Input of {@link updateStatefulSet}: one round with explicit revisions (R4.5, R4.7). */
+export interface UpdateStatefulSetInput {
+  /** The set in its v1beta1 form (§2.3). */
+  set: StatefulSet;
+  /** The member pods of the set (R4.1). */
+  pods: Pod[];
+  currentRevision: ControllerRevision;
+  updateRevision: ControllerRevision;
+  /** Every revision of the set (the old revision of an in-place update is looked up here, R10.3). */
+  revisions: ControllerRevision[];
+  /** `status.collisionCount` after revision creation. */
+  collisionCount?: number;
+  /** Claims of the namespace (§12). */
+  pvcs?: PersistentVolumeClaim[];
+  now: Now;
+  featureGates?: Partial<FeatureGates>;
+  /** Outstanding in-place update expectations, pod name → revision (R4.8). */
+  expectations?: Record<string, string>;
+}
+
+/** Result of {@link updateStatefulSet}. */
+export interface UpdateStatefulSetResult {
+  actions: Action[];
+  /** The status to write (after R13.2), not yet compared with the stored one. */
+  status: StatefulSetStatus;
+  requeueAfterSeconds?: number;
+  /** The expectations after this round (R4.8). */
+  expectations: Record<string, string>;
+  /** Set when the round ended with an error (Go returns it and retries with back-off). */
+  error?: string;
+}
+
+function safeSelectorString(set: StatefulSet): string {
+  try {
+    return labelSelectorAsString(set.spec.selector);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * §5 one round of the controller (`updateStatefulSet`), as a pure function:
+ *
+ * 1. status skeleton with counts over all pods (§13.1); 2. slots (R3.7) — every empty
+ *    non-reserved slot gets a new pod object at the revision of R6.9, ascending — and the
+ *    condemned pods (R3.8), highest ordinal first; 3. `firstUnhealthyPod`; 4. a set being
+ *    deleted stops here; 5. the scale budget (R7.4; an error stops here); 6. replica phase (§6);
+ *    7–8. condemned claims and pods (§7); 9. counts over slots + condemned, then (unless
+ *    OnDelete) the rolling update (§8–§10); 10. R13.2.
+ *
+ * "Exit" in 6–8 ends the pod operations of the round; the status is still computed.
+ *
+ * Example (§13.3 round 1): 3 ready pods at r0, template now r1, ReCreate → pod 2 deleted,
+ * status replicas 3, ready 3, current 2, updated 0.
+ */
+export function updateStatefulSet(input: UpdateStatefulSetInput): UpdateStatefulSetResult {
+  const set = input.set;
+  const gates = resolveFeatureGates(input.featureGates);
+  const nowDate = parseTime(input.now);
+  const nowMs = nowDate?.getTime() ?? 0;
+  const nowStr = nowDate ? toRFC3339(nowDate) : '';
+  const currentName = input.currentRevision.metadata?.name ?? '';
+  const updateName = input.updateRevision.metadata?.name ?? '';
+  const m = getMinReadySeconds(set);
+  const claims = new Map<string, PersistentVolumeClaim>();
+  for (const c of input.pvcs ?? []) {
+    if ((c.metadata?.namespace ?? '') === (set.metadata.namespace ?? ''))
+      claims.set(c.metadata?.name ?? '', c);
+  }
+  const state: RoundState = {
+    set,
+    setRef: refOf(set),
+    gates,
+    nowMs,
+    nowStr,
+    currentRevision: input.currentRevision,
+    updateRevision: input.updateRevision,
+    revisions: input.revisions,
+    currentTemplate: templateOfRevision(input.currentRevision, set.spec.template),
+    updateTemplate: templateOfRevision(input.updateRevision, set.spec.template),
+    pods: input.pods,
+    range: statefulSetReplicaRange(set, gates),
+    monotonic: set.spec.podManagementPolicy !== 'Parallel',
+    minReadySeconds: m,
+    claims,
+    claimTemplates: (set.spec.volumeClaimTemplates ?? []).map((t) => t.metadata?.name ?? ''),
+    claimRefs: { inRange: desiredClaimRefs(set, true), condemned: desiredClaimRefs(set, false) },
+    completed: new Map(),
+    coreGates: nonDefaultGates(gates),
+    inPlaceCompatible: new Map(),
+    isNew: () => false,
+    working: new Map(),
+    deleted: new Set(),
+    actions: [],
+    conditions: [],
+    expectations: { ...(input.expectations ?? {}) },
+  };
+  // step 1
+  const base: StatefulSetStatus = {
+    observedGeneration: set.metadata.generation ?? 0,
+    ...computeReplicaCounts(input.pods, currentName, updateName, m, nowMs),
+    currentRevision: currentName,
+    updateRevision: updateName,
+    collisionCount: input.collisionCount ?? set.status?.collisionCount ?? 0,
+    labelSelector: safeSelectorString(set),
+  };
+  // step 2
+  const { start, end } = state.range;
+  const slots: (Pod | null)[] = new Array(end - start).fill(null);
+  const condemned: Pod[] = [];
+  for (const p of input.pods) {
+    const o = ordinalOf(p.metadata?.name);
+    if (o < 0) continue;
+    if (inRange(state.range, o)) slots[o - start] = p;
+    else condemned.push(p);
+  }
+  condemned.sort((a, b) => ordinalOf(b.metadata?.name) - ordinalOf(a.metadata?.name));
+  const newPods = new Set<Pod>();
+  const statusCurrentReplicas = set.status?.currentReplicas ?? 0;
+  // R6.9 counts, kept while filling ascending: non-empty slots below i, and not-updated pods.
+  const unordered = !!set.spec.updateStrategy?.rollingUpdate?.unorderedUpdate;
+  let notUpdated = 0;
+  if (unordered) for (const p of slots) if (p && !isPodUpdate(p, updateName, state.coreGates)) notUpdated++;
+  let before = 0;
+  for (let i = 0; i < slots.length; i++) {
+    const o = start + i;
+    if (slots[i] !== null) {
+      before++;
+      continue;
+    }
+    if (state.range.reserved.has(o)) continue;
+    const current = currentRevisionNeededFromCounts(
+      set,
+      { ordinal: o, start, statusCurrentReplicas },
+      before,
+      notUpdated,
+    );
+    // A light stand-in (name, template labels, revision label): the full pod object is only
+    // built if this slot is actually created this round (R6.2), so a large OrderedReady
+    // scale-up does not stamp 100k pod specs to create one.
+    const pod = newPodStub(
+      set,
+      current ? state.currentTemplate : state.updateTemplate,
+      current ? currentName : updateName,
+      o,
+    );
+    slots[i] = pod;
+    newPods.add(pod);
+    before++;
+    if (unordered && !isPodUpdate(pod, updateName, state.coreGates)) notUpdated++;
+  }
+  const isNew = (p: Pod) => newPods.has(p);
+  state.isNew = isNew;
+  // step 3
+  let firstUnhealthy: string | undefined;
+  let firstUnhealthyOrdinal = Number.POSITIVE_INFINITY;
+  for (const p of [...slots, ...condemned]) {
+    if (!p || isHealthy(p)) continue;
+    const o = ordinalOf(p.metadata?.name);
+    if (o < firstUnhealthyOrdinal) {
+      firstUnhealthyOrdinal = o;
+      firstUnhealthy = p.metadata?.name;
+    }
+  }
+  const finish = (status: StatefulSetStatus, error?: string): UpdateStatefulSetResult => {
+    const out: UpdateStatefulSetResult = {
+      actions: state.actions,
+      status: completeRollingUpdate(
+        set,
+        state.conditions.length > 0 ? { ...status, conditions: state.conditions } : status,
+      ),
+      expectations: state.expectations,
+    };
+    if (state.requeueAfterSeconds !== undefined) out.requeueAfterSeconds = state.requeueAfterSeconds;
+    if (error !== undefined) out.error = error;
+    return out;
+  };
+  // §13.2 volumeClaims: one entry per claim template (omitted without templates, as Go's omitempty).
+  const withClaims = (status: StatefulSetStatus): StatefulSetStatus => {
+    const vc = computeVolumeClaimStatus(set, slots, (n) => state.claims.get(n));
+    return vc.length > 0 ? { ...status, volumeClaims: vc } : status;
+  };
+  const recount = (): StatefulSetStatus =>
+    withClaims({
+      ...base,
+      ...computeReplicaCounts([...slots, ...condemned], currentName, updateName, m, nowMs),
+    });
+  // §16: requeue when an observed pod will become available by time alone (minReadySeconds).
+  if (m > 0) for (const p of input.pods) requeue(state, runningAndAvailable(p, m, nowMs).waitSeconds);
+  // step 4
+  if (set.metadata.deletionTimestamp) return finish(withClaims(base));
+  // step 5
+  const scale = scaleMaxUnavailable(set.spec.scaleStrategy?.maxUnavailable, set.spec.replicas ?? 1);
+  if (scale.error !== undefined) return finish(withClaims(base), scale.error);
+  const budget: ScaleBudget | undefined =
+    scale.budget === undefined ? undefined : { remaining: scale.budget };
+  // steps 6–8
+  let outcome: PhaseOutcome = processReplicas(state, slots, budget);
+  if (!outcome.exit) outcome = processCondemned(state, condemned, firstUnhealthy);
+  // step 9
+  const status = recount();
+  if (outcome.exit) return finish(status, outcome.error);
+  if (set.spec.updateStrategy?.type === 'OnDelete') return finish(status);
+  const counts = { currentReplicas: status.currentReplicas, updatedReplicas: status.updatedReplicas };
+  outcome = rollingUpdate(state, slots, counts, isNew);
+  return finish({ ...status, ...counts }, outcome.error);
+}

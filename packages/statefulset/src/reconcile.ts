@@ -1,0 +1,166 @@
+// reconcileStatefulSet: one reconcile of an Advanced StatefulSet (spec/statefulset.md §4–§13)
+// as a pure function — version conversion and validation, pod and revision claiming,
+// revision selection, the round itself, the status write decision, history truncation and
+// the update expectations carried in controllerState.
+import {
+  APPS_V1BETA1,
+  LABEL_CONTROLLER_REVISION_HASH,
+  type StatefulSet,
+  type StatefulSetStatus,
+  setDefaultsStatefulSet,
+} from '@kruise-ts/api';
+import {
+  type Action,
+  invalid,
+  type ObjectRef,
+  parseTime,
+  type ReconcileResult,
+  resolveFeatureGates,
+} from '@kruise-ts/core';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { updateStatefulSet } from './control';
+import { claimPods, claimRevisions, statusForVersion, toV1beta1 } from './ownership';
+import { getStatefulSetRevisions, truncateHistory } from './revisions';
+import { statusNeedsWrite } from './status';
+import {
+  Reasons,
+  type ReconcileStatefulSetInput,
+  type ReconcileStatefulSetOptions,
+  type StatefulSetControllerState,
+} from './types';
+import { validateStatefulSet } from './validate';
+
+/** The reference of the set itself (events, status). */
+export function statefulSetRef(set: StatefulSet): ObjectRef {
+  const ref: ObjectRef = {
+    apiVersion: set.apiVersion || APPS_V1BETA1,
+    kind: set.kind || 'StatefulSet',
+    name: set.metadata?.name ?? '',
+  };
+  if (set.metadata?.namespace !== undefined) ref.namespace = set.metadata.namespace;
+  if (set.metadata?.uid !== undefined) ref.uid = set.metadata.uid;
+  return ref;
+}
+
+/** `target.push(...items)` without spreading (100k actions would overflow the call stack). */
+function append<T>(target: T[], items: readonly T[]): void {
+  for (const x of items) target.push(x);
+}
+
+function emptyStatus(): StatefulSetStatus {
+  return { replicas: 0, readyReplicas: 0, availableReplicas: 0, currentReplicas: 0, updatedReplicas: 0 };
+}
+
+/**
+ * R4.8 at the start of a round: expectations for another revision are discarded, and a pod seen
+ * at the expected revision ticks its entry off. kruise-ts also drops entries of pods that are
+ * gone (Go would wait for its 5-minute expectation timeout).
+ */
+export function observeExpectations(
+  expectations: Record<string, string> | undefined,
+  pods: readonly Pod[],
+  updateRevision: string,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  const byName = new Map(pods.map((p) => [p.metadata?.name ?? '', p]));
+  for (const [name, rev] of Object.entries(expectations ?? {})) {
+    if (rev !== updateRevision) continue;
+    const pod = byName.get(name);
+    if (!pod || pod.metadata?.labels?.[LABEL_CONTROLLER_REVISION_HASH] === rev) continue;
+    out[name] = rev;
+  }
+  return out;
+}
+
+/**
+ * One reconcile of an Advanced StatefulSet (`apps.kruise.io/v1beta1`; v1alpha1 is converted,
+ * §2.3), as a pure function of the observed objects, `now` and the feature gates:
+ *
+ * 1. validation of the defaulted object ({@link validateStatefulSet}); an invalid set gets a
+ *    Warning event and its errors, and nothing else happens;
+ * 2. member pods and revisions claimed (R4.1): owned kept, orphans adopted, mismatches released;
+ * 3. revisions (R4.3–R4.5): reuse, rollback renumbering, or create;
+ * 4. the round (§5: replica, condemned and rolling-update phases), reading the set as stored —
+ *    the controller does not re-apply defaults (§2.1);
+ * 5. status written only when R13.3 says so; history truncated (R4.6); requeue after the
+ *    shortest minReadySeconds / in-place grace wait (§16).
+ *
+ * Example: a new set `web` (replicas 3, OrderedReady, no pods) → a `create` of revision
+ * `web-<hash>`, a `create` of pod `web-0` (lifecycle `Normal`) and an `updateStatus` with
+ * `replicas: 0`, `currentRevision = updateRevision = web-<hash>`.
+ */
+export function reconcileStatefulSet(
+  input: ReconcileStatefulSetInput,
+  options: ReconcileStatefulSetOptions = {},
+): ReconcileResult<StatefulSetStatus> {
+  const original = input.statefulSet;
+  const gates = resolveFeatureGates(options.featureGates);
+  const setRef = statefulSetRef(original);
+  const previous = original.status ?? emptyStatus();
+  if (parseTime(input.now) === null) {
+    return { actions: [], status: previous, errors: [invalid('now', input.now, 'must be an RFC 3339 time')] };
+  }
+  const errors = validateStatefulSet(
+    setDefaultsStatefulSet(original, {
+      featureGates: {
+        TemplateNoDefaults: gates.TemplateNoDefaults,
+        StatefulSetAutoDeletePVC: gates.StatefulSetAutoDeletePVC,
+        StatefulSetAutoResizePVCGate: gates.StatefulSetAutoResizePVCGate,
+      },
+    }),
+    undefined,
+    { featureGates: gates },
+  );
+  if (errors.length > 0) {
+    const message = errors.map((e) => `${e.field}: ${e.detail}`).join('; ');
+    return {
+      actions: [
+        { verb: 'event', involvedObject: setRef, type: 'Warning', reason: Reasons.FailedValidation, message },
+      ],
+      status: previous,
+      errors,
+    };
+  }
+  const set = toV1beta1(original);
+  const actions: Action[] = [];
+  const pods = claimPods(set, input.pods);
+  append(actions, pods.actions);
+  const owned = claimRevisions(set, input.revisions ?? []);
+  append(actions, owned.actions);
+  const plan = getStatefulSetRevisions(set, owned.revisions);
+  append(actions, plan.actions);
+  const currentName = plan.currentRevision.metadata?.name ?? '';
+  const updateName = plan.updateRevision.metadata?.name ?? '';
+  const expectations = observeExpectations(
+    input.controllerState?.inPlaceUpdateExpectations,
+    pods.pods,
+    updateName,
+  );
+
+  const round = updateStatefulSet({
+    set,
+    pods: pods.pods,
+    currentRevision: plan.currentRevision,
+    updateRevision: plan.updateRevision,
+    revisions: plan.revisions,
+    collisionCount: plan.collisionCount,
+    pvcs: input.pvcs ?? [],
+    now: input.now,
+    featureGates: gates,
+    expectations,
+  });
+  for (const a of round.actions) actions.push(a.verb === 'event' ? { ...a, involvedObject: setRef } : a);
+  const status = statusForVersion(original.apiVersion, round.status);
+  if (statusNeedsWrite(original.status, status)) {
+    actions.push({ verb: 'updateStatus', target: setRef, status, reason: Reasons.UpdateStatus });
+  }
+  append(actions, truncateHistory(set, plan.revisions, pods.pods, currentName, updateName));
+
+  const result: ReconcileResult<StatefulSetStatus> = { actions, status, errors: [] };
+  if (round.requeueAfterSeconds !== undefined) result.requeueAfterSeconds = round.requeueAfterSeconds;
+  if (Object.keys(round.expectations).length > 0 || input.controllerState !== undefined) {
+    const next: StatefulSetControllerState = { inPlaceUpdateExpectations: round.expectations };
+    result.controllerState = next;
+  }
+  return result;
+}

@@ -1,0 +1,154 @@
+// The rolling-update phase (spec/statefulset.md §8–§10): gating (R8.1–R8.3), the unavailable
+// set (R8.4), specified deletion (R8.5), candidate order (§9) and acting on each candidate
+// (R10.1) by in-place update or recreation.
+import { getPodRevision, isSpecifiedDelete, legacyValueFromIntOrPercent } from '@kruise-ts/core';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { inPlaceUpdatePod } from './inPlace';
+import { isHealthy, isTerminating, runningAndAvailable } from './predicates';
+import type { PhaseOutcome } from './replicaPhase';
+import { sortPodsToUpdate } from './revisionChoice';
+import {
+  deleteProcedure,
+  podUpdateCompleted,
+  type RoundState,
+  recordFailure,
+  refreshPod,
+  requeue,
+} from './round';
+import { Reasons } from './types';
+
+/** The two counts the rolling update lowers as it acts (R8.5, R10.1 step 6). */
+export interface MutableCounts {
+  currentReplicas: number;
+  updatedReplicas: number;
+}
+
+/**
+ * R8.3 the update budget: 1 without `rollingUpdate`; otherwise `max(legacy(maxUnavailable ?? 1,
+ * spec.replicas, round down), 1)` — every string is a percentage for the legacy helper.
+ *
+ * Examples: `"50%"` of 5 → 2; `"10%"` of 5 → 0 → 1; `"99%"` of 3 → 2; the bare string `"2"` of
+ * 5 is 2 % → 0 → 1.
+ */
+export function updateMaxUnavailable(
+  maxUnavailable: number | string | undefined,
+  replicas: number,
+): { value: number; error?: undefined } | { value?: undefined; error: string } {
+  try {
+    return { value: Math.max(legacyValueFromIntOrPercent(maxUnavailable ?? 1, replicas, false), 1) };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
+/**
+ * R8.4: the names of slot pods that count as unavailable — not healthy, an unfinished in-place
+ * update (R10.8), or not yet available (minReadySeconds). New pod objects (`isNew`) count too;
+ * condemned pods never do.
+ */
+export function unavailableSet(
+  state: RoundState,
+  slots: readonly (Pod | null)[],
+  isNew: (p: Pod) => boolean,
+): Set<string> {
+  const out = new Set<string>();
+  for (const p of slots) {
+    if (!p) continue;
+    const name = p.metadata?.name ?? '';
+    if (isNew(p) || !isHealthy(p)) {
+      out.add(name);
+      continue;
+    }
+    const a = runningAndAvailable(p, state.minReadySeconds, state.nowMs);
+    if (!a.available) {
+      requeue(state, a.waitSeconds);
+      out.add(name);
+      continue;
+    }
+    if (!podUpdateCompleted(state, p)) out.add(name);
+  }
+  return out;
+}
+
+function fail(state: RoundState, message: string): PhaseOutcome {
+  recordFailure(state, 'FailedUpdatePod', message);
+  return { exit: true, error: message };
+}
+
+/**
+ * §8–§10 one rolling-update pass (not for OnDelete):
+ *
+ * 1. R8.1 outstanding in-place update expectations for the update revision → skip.
+ * 2. R8.2 refresh every observed pod; if any needed a lifecycle transition → skip the rest.
+ * 3. R8.3 `paused` → skip; the budget `maxUnavailable` (a bad string → error).
+ * 4. R8.4 the unavailable set U; R8.5 specified deletes, highest slot first: a pod outside U is
+ *    only deleted while `|U| < maxUnavailable`; each handled pod joins U.
+ * 5. §9 candidates; R10.1 for each: already at the update revision → skip; `|U| ≥ max` and not
+ *    in U → stop; handled or terminating → nothing; else in place (§10.2) or recreate (R11.2);
+ *    it joins U and `currentReplicas` drops when it was at the current revision.
+ *
+ * Example (§8.5): pods 0 ready, 1 and 2 unready, 3 and 4 ready, all specified-delete,
+ * maxUnavailable 3: U = {1, 2}; pod 4 deleted (U = {1, 2, 4}); pod 3 skipped; pods 2 and 1 deleted.
+ */
+export function rollingUpdate(
+  state: RoundState,
+  slots: readonly (Pod | null)[],
+  counts: MutableCounts,
+  isNew: (p: Pod) => boolean,
+): PhaseOutcome {
+  const updateName = state.updateRevision.metadata?.name ?? '';
+  const currentName = state.currentRevision.metadata?.name ?? '';
+  if (Object.values(state.expectations).some((rev) => rev === updateName)) return { exit: false }; // R8.1
+  let lifecycleChanged = false;
+  for (const p of state.pods) {
+    const r = refreshPod(state, p); // R8.2
+    if (r.error !== undefined) return fail(state, r.error);
+    if (r.lifecycleChanged) lifecycleChanged = true;
+  }
+  if (lifecycleChanged) return { exit: false };
+  const ru = state.set.spec.updateStrategy?.rollingUpdate;
+  let maxUnavailable = 1; // R8.3
+  if (ru) {
+    if (ru.paused) return { exit: false };
+    const m = updateMaxUnavailable(ru.maxUnavailable, state.set.spec.replicas ?? 1);
+    if (m.error !== undefined) return fail(state, m.error);
+    maxUnavailable = m.value;
+  }
+  const unavailable = unavailableSet(state, slots, isNew); // R8.4
+  const handled = new Set<string>();
+  for (let i = slots.length - 1; i >= 0; i--) {
+    const p = slots[i]; // R8.5
+    if (!p || isNew(p) || !isSpecifiedDelete(p)) continue;
+    const name = p.metadata?.name ?? '';
+    if (unavailable.size >= maxUnavailable && !unavailable.has(name)) continue;
+    handled.add(name);
+    if (deleteProcedure(state, p, Reasons.SpecifiedDelete).deleted) {
+      const rev = getPodRevision(p);
+      if (rev === currentName) counts.currentReplicas--;
+      else if (rev === updateName) counts.updatedReplicas--;
+    }
+    unavailable.add(name);
+  }
+  const candidates = sortPodsToUpdate(ru, updateName, state.set.spec.replicas ?? 1, slots, state.coreGates);
+  for (const idx of candidates) {
+    const target = slots[idx] as Pod; // R10.1
+    const name = target.metadata?.name ?? '';
+    const rev = getPodRevision(target);
+    if (rev === updateName) continue;
+    if (unavailable.size >= maxUnavailable && !unavailable.has(name)) break;
+    // A pod object created in this very round is left for the next round (kruise-ts deviation).
+    if (isNew(target) || handled.has(name) || isTerminating(target)) continue;
+    const inPlace = inPlaceUpdatePod(state, target);
+    if (inPlace.error !== undefined) return fail(state, inPlace.error);
+    let deleted = false;
+    if (!inPlace.inPlacing) {
+      if (ru && ru.podUpdatePolicy === 'InPlaceOnly') {
+        return fail(state, `pod ${name} update strategy is InPlaceOnly but can not update in-place`); // R10.7
+      }
+      deleted = deleteProcedure(state, target, Reasons.RecreateUpdate).deleted;
+    }
+    unavailable.add(name);
+    if ((inPlace.inPlacing || deleted) && rev === currentName) counts.currentReplicas--;
+  }
+  return { exit: false };
+}
