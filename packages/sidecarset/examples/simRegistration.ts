@@ -1,0 +1,93 @@
+// The SidecarSet registration the simulator needs (to be moved into packages/sim by its
+// owner; the sidecarset package itself never imports sim): pod injection as an admission
+// mutator on pod CREATE, SidecarSet defaulting + hashes and validation, and the controller
+// in the loop with a pod watch. `npx tsx --conditions=source packages/sidecarset/examples/runScenario.ts`
+// runs examples/scenarios/sidecarset-upgrade.yaml with it.
+import type { KubeObject, SidecarSet } from '@kruise-ts/api';
+import { DEFAULT_KRUISE_NAMESPACE } from '@kruise-ts/api';
+import { formatFieldError } from '@kruise-ts/core';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1';
+import type { ConfigMap, Namespace, Pod } from 'kubernetes-types/core/v1';
+import type { AdmissionChain, ControllerRegistration } from '../../sim/src/index';
+import {
+  defaultSidecarSetThenHash,
+  getPodMatchedSidecarSets,
+  injectSidecars,
+  reconcileSidecarSet,
+  validateSidecarSet,
+} from '../src/index';
+
+const SS_API = 'apps.kruise.io/v1alpha1';
+
+/** SidecarSet and pod admission: defaulting + hashes, validation, and sidecar injection. */
+export function admitSidecarSet(chain: AdmissionChain): void {
+  chain.register(SS_API, 'SidecarSet', {
+    defaulters: [(obj) => defaultSidecarSetThenHash(obj as SidecarSet) as KubeObject],
+    validators: [
+      (obj, ctx) =>
+        validateSidecarSet(obj as SidecarSet, ctx.old as SidecarSet | undefined, {
+          sidecarSets: ctx.list(SS_API, 'SidecarSet') as SidecarSet[],
+          namespaces: ctx.list('v1', 'Namespace') as unknown as Namespace[],
+          revisions: ctx.list(
+            'apps/v1',
+            'ControllerRevision',
+            DEFAULT_KRUISE_NAMESPACE,
+          ) as unknown as ControllerRevision[],
+          kruiseConfiguration: ctx.get('v1', 'ConfigMap', DEFAULT_KRUISE_NAMESPACE, 'kruise-configuration') as
+            | ConfigMap
+            | undefined,
+          featureGates: ctx.featureGates,
+        }),
+    ],
+  });
+  chain.register('v1', 'Pod', {
+    mutators: [
+      (obj, ctx) => {
+        if (ctx.operation !== 'CREATE') return obj;
+        const pod = obj as unknown as Pod;
+        const ns = pod.metadata?.namespace ?? 'default';
+        const r = injectSidecars(pod, ctx.list(SS_API, 'SidecarSet') as SidecarSet[], {
+          now: ctx.now,
+          namespace: ctx.get('v1', 'Namespace', undefined, ns) as Namespace | undefined,
+          revisions: ctx.list(
+            'apps/v1',
+            'ControllerRevision',
+            DEFAULT_KRUISE_NAMESPACE,
+          ) as unknown as ControllerRevision[],
+          operation: 'CREATE',
+        });
+        // The webhook rejects the pod: the chain reports a thrown error as a rejection.
+        if (r.errors.length > 0) throw new Error(r.errors.map(formatFieldError).join(', '));
+        return r.pod as unknown as KubeObject;
+      },
+    ],
+  });
+}
+
+/** The SidecarSet controller: all pods and namespaces, S's revisions, `now`. */
+export const sidecarSetController: ControllerRegistration = {
+  kind: 'SidecarSet',
+  apiVersion: SS_API,
+  reconcile: (store, obj, now, _state, env) =>
+    reconcileSidecarSet(
+      {
+        sidecarSet: obj as SidecarSet,
+        pods: store.list('v1', 'Pod') as unknown as Pod[],
+        namespaces: store.list('v1', 'Namespace') as unknown as Namespace[],
+        revisions: store.list(
+          'apps/v1',
+          'ControllerRevision',
+          DEFAULT_KRUISE_NAMESPACE,
+        ) as unknown as ControllerRevision[],
+        now,
+      },
+      { featureGates: env.featureGates, seed: env.seed },
+    ),
+  // SS-5.9: a pod change enqueues the SidecarSets listed in its injected list.
+  watches: (change, store) => {
+    if (change.object.kind !== 'Pod') return [];
+    const sets = store.list(SS_API, 'SidecarSet') as SidecarSet[];
+    return getPodMatchedSidecarSets(change.object as unknown as Pod, sets) as KubeObject[];
+  },
+  admission: admitSidecarSet,
+};

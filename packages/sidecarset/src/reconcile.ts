@@ -1,0 +1,207 @@
+// reconcileSidecarSet: one round of the SidecarSet update controller (spec/sidecarset.md
+// §5.1) as a pure function — matched pods, revisions, status, the hot-upgrade flip, and the
+// in-place upgrade of the chosen pods.
+import {
+  DEFAULT_KRUISE_NAMESPACE,
+  type KubeObject,
+  type SidecarSet,
+  type SidecarSetStatus,
+  setDefaultsSidecarSet,
+} from '@kruise-ts/api';
+import {
+  type Action,
+  diffPodForPatch,
+  invalid,
+  type ObjectRef,
+  parseTime,
+  type ReconcileResult,
+  toRFC3339,
+} from '@kruise-ts/core';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { registerLatestRevision, truncateHistory } from './history';
+import { getMatchingPods } from './matching';
+import { PodFacts } from './predicates';
+import { calculateSidecarSetStatus, statusNeedsWrite } from './status';
+import { getNextUpgradePods } from './strategy';
+import { Reasons, type ReconcileSidecarSetInput, type ReconcileSidecarSetOptions } from './types';
+import {
+  applyPatchPodMetadata,
+  clonePodForUpdate,
+  flipHotUpgradePod,
+  setUpgradableCondition,
+  upgradePodSidecars,
+} from './update';
+import { validateSidecarSet } from './validate';
+
+/** The reference of the SidecarSet itself (events, status). */
+export function sidecarSetRef(ss: SidecarSet): ObjectRef {
+  const ref: ObjectRef = {
+    apiVersion: ss.apiVersion || 'apps.kruise.io/v1alpha1',
+    kind: ss.kind || 'SidecarSet',
+    name: ss.metadata?.name ?? '',
+  };
+  if (ss.metadata?.uid !== undefined) ref.uid = ss.metadata.uid;
+  return ref;
+}
+
+function podRef(pod: Pod): ObjectRef {
+  const ref: ObjectRef = { apiVersion: 'v1', kind: 'Pod', name: pod.metadata?.name ?? '' };
+  if (pod.metadata?.namespace !== undefined) ref.namespace = pod.metadata.namespace;
+  if (pod.metadata?.uid !== undefined) ref.uid = pod.metadata.uid;
+  return ref;
+}
+
+function emptyStatus(): SidecarSetStatus {
+  return { matchedPods: 0, updatedPods: 0, readyPods: 0, updatedReadyPods: 0 };
+}
+
+/** What happened to one pod this round, for the patch reason. */
+type PodWork = { copy: Pod; flipped: boolean; upgraded: boolean };
+
+/**
+ * One reconcile of one SidecarSet (spec/sidecarset.md §5.1):
+ *
+ * 1. validation of the (defaulted) object's own spec; an invalid SidecarSet gets a Warning
+ *    event, its errors and nothing else;
+ * 2. matched pods (SS-5.2), in input order;
+ * 3. the latest ControllerRevision (create / renumber / custom-version label) and history
+ *    truncation (SS-5.3; a truncation shortfall is a Warning event, the round continues);
+ * 4. status from the matched pods as listed (SS-5.4), written when a field changed;
+ * 5. the hot-upgrade flip on every matched pod (SS-5.8.3), even when NotUpdate or paused;
+ * 6. stop when `updateStrategy.type` is NotUpdate, all matched pods are updated, or paused;
+ * 7. selection (SS-5.6): not-upgradable pods get `SidecarSetUpgradable=False`; the chosen pods are
+ *    upgraded in place (SS-5.7: images only, hash entry, update state, patchPodMetadata) and get
+ *    `SidecarSetUpgradable=True`.
+ *
+ * Each changed pod becomes one `patch` action (JSON merge patch of metadata, spec and status;
+ * the status part goes to the status subresource).
+ *
+ * Example (upstream `TestUpdateColdUpgradeSidecar`, round 1): two pods on `test-image:v1`, S on
+ * `test-image:v2` with the default maxUnavailable 1 → status `2/0/2/0`, one `InPlaceUpdate` patch
+ * setting `test-pod-1`'s sidecar image to v2 and its hash entry to S's hash.
+ */
+export function reconcileSidecarSet(
+  input: ReconcileSidecarSetInput,
+  options: ReconcileSidecarSetOptions = {},
+): ReconcileResult<SidecarSetStatus> {
+  const ss = input.sidecarSet;
+  const ref = sidecarSetRef(ss);
+  const previous = ss.status ?? emptyStatus();
+  const nowDate = parseTime(input.now);
+  if (nowDate === null) {
+    return { actions: [], status: previous, errors: [invalid('now', input.now, 'must be an RFC 3339 time')] };
+  }
+  const now = toRFC3339(nowDate);
+  const kruiseNs = input.kruiseNamespace ?? DEFAULT_KRUISE_NAMESPACE;
+  const errors = validateSidecarSet(setDefaultsSidecarSet(ss), undefined, {
+    featureGates: options.featureGates,
+    kruiseNamespace: kruiseNs,
+    skipWhitelist: true,
+    skipConflicts: true,
+    skipRevisionLookup: true,
+  });
+  if (errors.length > 0) {
+    const message = errors.map((e) => `${e.field}: ${e.detail}`).join('; ');
+    return {
+      actions: [
+        { verb: 'event', involvedObject: ref, type: 'Warning', reason: Reasons.FailedValidation, message },
+      ],
+      status: previous,
+      errors,
+    };
+  }
+  const actions: Action[] = [];
+
+  // §5.1 step 1
+  const matched = getMatchingPods(ss, input.pods, input.namespaces);
+
+  // §5.1 step 2 (SS-5.3)
+  const reg = registerLatestRevision(ss, input.revisions ?? [], kruiseNs);
+  for (const r of reg.create)
+    actions.push({ verb: 'create', object: r as unknown as KubeObject, reason: Reasons.CreateRevision });
+  for (const r of reg.update)
+    actions.push({ verb: 'update', object: r as unknown as KubeObject, reason: Reasons.UpdateRevision });
+  const truncated = truncateHistory(ss, reg.revisions, matched);
+  for (const r of truncated.delete) {
+    const target: ObjectRef = {
+      apiVersion: 'apps/v1',
+      kind: 'ControllerRevision',
+      name: r.metadata?.name ?? '',
+    };
+    if (r.metadata?.namespace !== undefined) target.namespace = r.metadata.namespace;
+    actions.push({ verb: 'delete', target, reason: Reasons.TruncateHistory });
+  }
+  if (truncated.error !== undefined) {
+    actions.push({
+      verb: 'event',
+      involvedObject: ref,
+      type: 'Warning',
+      reason: Reasons.FailedTruncateHistory,
+      message: truncated.error,
+    });
+  }
+
+  // §5.1 step 3 (SS-5.4)
+  const latestName = reg.latest.metadata?.name ?? '';
+  const facts = new PodFacts(ss);
+  const status = calculateSidecarSetStatus(ss, matched, latestName, reg.collisionCount, facts);
+  if (statusNeedsWrite(ss.status, status)) {
+    actions.push({ verb: 'updateStatus', target: ref, status, reason: Reasons.UpdateStatus });
+  }
+
+  // §5.1 step 5 (SS-5.8.3)
+  const work = new Map<Pod, PodWork>();
+  const workOf = (pod: Pod): PodWork => {
+    let w = work.get(pod);
+    if (!w) {
+      w = { copy: clonePodForUpdate(pod), flipped: false, upgraded: false };
+      work.set(pod, w);
+    }
+    return w;
+  };
+  if ((ss.spec?.containers ?? []).some((c) => c.upgradeStrategy?.upgradeType === 'HotUpgrade')) {
+    for (const pod of matched) {
+      const copy = clonePodForUpdate(pod);
+      if (flipHotUpgradePod(copy, ss, now)) work.set(pod, { copy, flipped: true, upgraded: false });
+    }
+  }
+
+  // §5.1 steps 6–9
+  const us = ss.spec?.updateStrategy ?? {};
+  if (us.type !== 'NotUpdate' && status.updatedPods < status.matchedPods && !us.paused) {
+    const current = matched.map((p) => work.get(p)?.copy ?? p);
+    const original = new Map(current.map((c, i) => [c, matched[i]] as const));
+    const next = getNextUpgradePods(ss, current, facts);
+    for (const p of next.notUpgradable) setUpgradableCondition(workOf(original.get(p)!).copy, ss, false, now);
+    for (const p of next.upgrade) {
+      const w = workOf(original.get(p)!);
+      upgradePodSidecars(w.copy, ss, now, latestName);
+      const err = applyPatchPodMetadata(w.copy, ss);
+      if (err !== undefined) {
+        actions.push({
+          verb: 'event',
+          involvedObject: ref,
+          type: 'Warning',
+          reason: Reasons.FailedPatchPodMetadata,
+          message: `pod ${w.copy.metadata?.namespace ?? ''}/${w.copy.metadata?.name ?? ''}: ${err}`,
+        });
+      }
+      setUpgradableCondition(w.copy, ss, true, now);
+      w.upgraded = true;
+    }
+  }
+
+  for (const pod of matched) {
+    const w = work.get(pod);
+    if (!w) continue;
+    const patch = diffPodForPatch(pod, w.copy);
+    if (Object.keys(patch).length === 0) continue;
+    const reason = w.upgraded
+      ? Reasons.InPlaceUpdate
+      : w.flipped
+        ? Reasons.HotUpgradeReset
+        : Reasons.NotUpgradable;
+    actions.push({ verb: 'patch', target: podRef(pod), patchType: 'merge', patch, reason });
+  }
+  return { actions, status, errors: [] };
+}
