@@ -1,1 +1,40 @@
-export {};
+// @kruise-ts/cloneset: the CloneSet controller as pure functions — calculateDiffs (the
+// rollout math), reconcileCloneSet (the whole pipeline), validateCloneSet (the webhook).
+
+export type { PodClassification } from './diffs';
+export {
+  calculateDiffs,
+  classifyPods,
+  diffsFromCounts,
+  emptyDiffs,
+  surgeRule,
+  updateMaxUnavailable,
+} from './diffs';
+export { computePodFacts, PodFacts } from './facts';
+export { limitUpdateIndexes } from './limiter';
+export type { ResolvedParams } from './params';
+export { DEFAULT_MAX_UNAVAILABLE, resolveParams, resolvePartition, UNLIMITED } from './params';
+export {
+  hashEquals,
+  isCloneSetPodAvailable,
+  isCloneSetPodReady,
+  scaleIsPodUpdate,
+  scalingExcludesPreparingDelete,
+  specifiedDeleteChecker,
+  updateReady,
+} from './predicates';
+export { cloneSetRef, reconcileCloneSet } from './reconcile';
+export { planRevisions, truncateHistory } from './revisions';
+export type { StatusContext } from './status';
+export { calculateStatus, statusNeedsWrite } from './status';
+export type {
+  CalculateDiffsContext,
+  CloneSetDiffs,
+  IsPodUpdateFn,
+  Now,
+  ReconcileCloneSetInput,
+  ReconcileCloneSetOptions,
+  ValidateCloneSetContext,
+} from './types';
+export { Reasons } from './types';
+export { MUTABLE_SPEC_FIELDS, UPDATE_STRATEGY_TYPES, validateCloneSet } from './validate';

@@ -1,0 +1,64 @@
+// calculateDiffs and reconcileCloneSet at 1k, 10k and 100k pods in a mid-rollout state
+// (bench/fixture.ts), next to a baseline that makes one plain pass over the same pods.
+// Run: npx vitest bench --run packages/cloneset
+// After the vitest table, a summary prints the best time of each and the ratio to the baseline.
+import { afterAll, bench, describe } from 'vitest';
+import { calculateDiffs } from '../src/diffs';
+import { reconcileCloneSet } from '../src/reconcile';
+import { type BenchFixture, midRollout, plainPass } from './fixture';
+
+const SIZES = [1_000, 10_000, 100_000];
+const fixtures = new Map<number, BenchFixture>(SIZES.map((n) => [n, midRollout(n)]));
+
+const diffs = (f: BenchFixture) =>
+  calculateDiffs(f.cloneSet, f.pods, {
+    currentRevision: f.currentRevision,
+    updateRevision: f.updateRevision,
+    now: f.now,
+  });
+const reconcile = (f: BenchFixture) =>
+  reconcileCloneSet({ cloneSet: f.cloneSet, pods: f.pods, revisions: f.revisions, now: f.now });
+
+function best(fn: () => unknown, reps: number): number {
+  fn();
+  let min = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < reps; i++) {
+    const t = performance.now();
+    fn();
+    min = Math.min(min, performance.now() - t);
+  }
+  return min;
+}
+
+for (const n of SIZES) {
+  const f = fixtures.get(n)!;
+  const opts = n >= 100_000 ? { time: 3000, iterations: 5, warmupIterations: 1 } : { time: 1000 };
+  describe(`${n} pods (mid-rollout)`, () => {
+    bench('baseline: one plain pass over the pods', () => void plainPass(f.pods), opts);
+    bench('calculateDiffs', () => void diffs(f), opts);
+    bench('reconcileCloneSet', () => void reconcile(f), opts);
+  });
+}
+
+afterAll(() => {
+  const rows: string[] = [];
+  const times = new Map<number, { base: number; diffs: number; rec: number }>();
+  for (const n of SIZES) {
+    const f = fixtures.get(n)!;
+    const reps = n >= 100_000 ? 5 : 20;
+    const base = best(() => plainPass(f.pods), reps * 4);
+    const d = best(() => diffs(f), reps);
+    const r = best(() => reconcile(f), reps);
+    times.set(n, { base, diffs: d, rec: r });
+    const actions = reconcile(f).actions.length;
+    rows.push(
+      `${String(n).padStart(7)} pods  baseline ${base.toFixed(2).padStart(8)} ms  calculateDiffs ${d.toFixed(2).padStart(8)} ms (${(d / base).toFixed(1)}x)  reconcileCloneSet ${r.toFixed(1).padStart(8)} ms (${(r / base).toFixed(1)}x, ${actions} actions)`,
+    );
+  }
+  const t10 = times.get(10_000)!;
+  const t100 = times.get(100_000)!;
+  rows.push(
+    `100k/10k cost ratio: calculateDiffs ${(t100.diffs / t10.diffs).toFixed(1)}, reconcileCloneSet ${(t100.rec / t10.rec).toFixed(1)}`,
+  );
+  console.log(`\nCloneSet benchmark summary (best of several runs)\n${rows.join('\n')}\n`);
+});

@@ -1,0 +1,181 @@
+// Ownership and bookkeeping (spec/cloneset.md §1 steps 4–7, §3, §7.4): which pods, PVCs
+// and revisions belong to the CloneSet, active vs inactive pods, release of pods whose
+// labels left the selector, and the `disablePVCReuse` PVC cleanup.
+import { type CloneSet, LABEL_CLONESET_INSTANCE_ID } from '@kruise-ts/api';
+import { type Action, labelSelectorAsRequirements, requirementMatches } from '@kruise-ts/core';
+import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
+import type { OwnerReference } from 'kubernetes-types/meta/v1';
+import { coreRef } from './podPatch';
+import { Reasons } from './types';
+
+interface Owned {
+  metadata?: { ownerReferences?: OwnerReference[]; namespace?: string };
+}
+
+/**
+ * Does the object carry an ownerReference to this CloneSet (§1 step 4)? By UID; a CloneSet
+ * without a UID (not yet stored, e.g. read from a YAML file) matches references of kind
+ * CloneSet with its name. The namespace must be the CloneSet's.
+ */
+export function isOwnedBy(obj: Owned, cs: CloneSet): boolean {
+  if ((obj.metadata?.namespace ?? '') !== (cs.metadata?.namespace ?? '')) return false;
+  const refs = obj.metadata?.ownerReferences;
+  if (!refs) return false;
+  const uid = cs.metadata?.uid;
+  for (const r of refs) {
+    if (uid ? r.uid === uid : r.kind === 'CloneSet' && r.name === cs.metadata?.name) return true;
+  }
+  return false;
+}
+
+/** §1 step 4: inactive = phase Succeeded or Failed, or a deletionTimestamp. */
+export function isPodActiveForCloneSet(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata?.deletionTimestamp;
+}
+
+/** The controller ownerReference a CloneSet puts on its pods and PVCs (§7.2). */
+export function controllerRefOf(cs: CloneSet): OwnerReference {
+  return {
+    apiVersion: cs.apiVersion ?? 'apps.kruise.io/v1alpha1',
+    kind: cs.kind ?? 'CloneSet',
+    name: cs.metadata?.name ?? '',
+    uid: cs.metadata?.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+}
+
+/** The owned pods split as §1 steps 4 and 7 do. */
+export interface ListedPods {
+  /** Active owned pods still matching the selector: "the pods". */
+  active: Pod[];
+  /** Owned pods that are terminating or finished. */
+  inactive: Pod[];
+  /** Active owned pods whose labels left the selector: released and ignored (§3.2). */
+  released: Pod[];
+  /** Release patches for the released pods. */
+  releaseActions: Action[];
+}
+
+/**
+ * §1 steps 4 and 7: owned pods (never orphans: they are not adopted), split into active and
+ * inactive; an active owned pod whose labels no longer match the selector is released (its
+ * ownerReference to the CloneSet is removed with a merge patch) and ignored.
+ */
+export function listPods(cs: CloneSet, pods: readonly Pod[]): ListedPods {
+  const active: Pod[] = [];
+  const inactive: Pod[] = [];
+  const released: Pod[] = [];
+  const releaseActions: Action[] = [];
+  // the selector is compiled once (validation already accepted it); an invalid one matches nothing
+  let requirements: ReturnType<typeof labelSelectorAsRequirements> | undefined;
+  try {
+    requirements = labelSelectorAsRequirements(cs.spec.selector);
+  } catch {
+    requirements = undefined;
+  }
+  const matches = (labels: Record<string, string>) => {
+    if (requirements === undefined || requirements === null) return false;
+    for (let i = 0; i < requirements.length; i++)
+      if (!requirementMatches(requirements[i], labels)) return false;
+    return true;
+  };
+  for (const pod of pods) {
+    if (!isOwnedBy(pod, cs)) continue;
+    if (!isPodActiveForCloneSet(pod)) {
+      inactive.push(pod);
+      continue;
+    }
+    if (!matches(pod.metadata?.labels ?? {})) {
+      const uid = cs.metadata?.uid;
+      const rest = (pod.metadata?.ownerReferences ?? []).filter((r) =>
+        uid ? r.uid !== uid : !(r.kind === 'CloneSet' && r.name === cs.metadata?.name),
+      );
+      releaseActions.push({
+        verb: 'patch',
+        target: coreRef(pod, 'Pod'),
+        patchType: 'merge',
+        patch: { metadata: { ownerReferences: rest.length > 0 ? rest : null } },
+        reason: Reasons.ReleasePod,
+      });
+      released.push(pod);
+      continue;
+    }
+    active.push(pod);
+  }
+  return { active, inactive, released, releaseActions };
+}
+
+/** The instance id a pod or PVC carries (`apps.kruise.io/cloneset-instance-id`). */
+export function instanceIdOf(obj: Pod | PersistentVolumeClaim): string | undefined {
+  return obj.metadata?.labels?.[LABEL_CLONESET_INSTANCE_ID];
+}
+
+/**
+ * §7.4 `disablePVCReuse` cleanup, run before sync: for each owned PVC, by instance id —
+ * an active pod has it: keep it; an inactive pod has it: move the PVC's ownerRef from the
+ * CloneSet to that pod (it is collected with the pod) and drop it from the list; no pod has
+ * it: delete the PVC. Returns the PVCs that stay usable and the actions.
+ *
+ * Example (upstream TestCleanupPVCs): active foo-2..4, terminating foo-0, foo-1, PVCs for
+ * instance-0..4 → pvc-0 and pvc-1 are re-owned by foo-0 and foo-1; pvc-2..4 remain.
+ */
+export function cleanupPVCs(
+  cs: CloneSet,
+  pvcs: readonly PersistentVolumeClaim[],
+  active: readonly Pod[],
+  inactive: readonly Pod[],
+): { pvcs: PersistentVolumeClaim[]; actions: Action[] } {
+  const activeIds = new Set<string>();
+  for (const p of active) {
+    const id = instanceIdOf(p);
+    if (id !== undefined) activeIds.add(id);
+  }
+  const inactiveById = new Map<string, Pod>();
+  for (const p of inactive) {
+    const id = instanceIdOf(p);
+    if (id !== undefined && !inactiveById.has(id)) inactiveById.set(id, p);
+  }
+  const kept: PersistentVolumeClaim[] = [];
+  const actions: Action[] = [];
+  for (const pvc of pvcs) {
+    const id = instanceIdOf(pvc) ?? '';
+    if (activeIds.has(id)) {
+      kept.push(pvc);
+      continue;
+    }
+    const pod = inactiveById.get(id);
+    if (pod) {
+      const others = (pvc.metadata?.ownerReferences ?? []).filter((r) => !isOwnerRefTo(r, cs));
+      const podRef: OwnerReference = {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        name: pod.metadata?.name ?? '',
+        uid: pod.metadata?.uid ?? '',
+        controller: true,
+        blockOwnerDeletion: true,
+      };
+      actions.push({
+        verb: 'patch',
+        target: coreRef(pvc, 'PersistentVolumeClaim'),
+        patchType: 'merge',
+        patch: { metadata: { ownerReferences: [...others, podRef] } },
+        reason: Reasons.CleanupPVC,
+      });
+      continue;
+    }
+    actions.push({
+      verb: 'delete',
+      target: coreRef(pvc, 'PersistentVolumeClaim'),
+      reason: Reasons.CleanupPVC,
+      ...(pvc.metadata?.uid ? { preconditions: { uid: pvc.metadata.uid } } : {}),
+    });
+  }
+  return { pvcs: kept, actions };
+}
+
+function isOwnerRefTo(r: OwnerReference, cs: CloneSet): boolean {
+  const uid = cs.metadata?.uid;
+  return uid ? r.uid === uid : r.kind === 'CloneSet' && r.name === cs.metadata?.name;
+}

@@ -1,0 +1,232 @@
+// reconcileCloneSet: the pipeline of spec/cloneset.md §1 as one pure function — defaults
+// and validation, ownership, PVC cleanup, revisions, Scale or Update, status, podsToDelete
+// clean-up, history truncation and the requeue time.
+import {
+  type CloneSet,
+  type CloneSetCondition,
+  type CloneSetStatus,
+  setDefaultsCloneSet,
+} from '@kruise-ts/api';
+import {
+  type Action,
+  applyFeatureGateDependencies,
+  invalid,
+  type ObjectRef,
+  parseTime,
+  type ReconcileResult,
+  resolveFeatureGates,
+  toRFC3339,
+} from '@kruise-ts/core';
+import { computePodFacts } from './facts';
+import { cleanupPVCs, isOwnedBy, listPods } from './ownership';
+import { resolveParams } from './params';
+import { scalingExcludesPreparingDelete, specifiedDeleteChecker } from './predicates';
+import { planRevisions, templateOf, truncateHistory } from './revisions';
+import { scaleCloneSet } from './scale';
+import { calculateStatus, statusNeedsWrite } from './status';
+import { requeue, type SyncState } from './sync';
+import { Reasons, type ReconcileCloneSetInput, type ReconcileCloneSetOptions } from './types';
+import { updateCloneSet } from './update';
+import { validateCloneSet } from './validate';
+
+/** The reference of the CloneSet itself (events, status, spec patches). */
+export function cloneSetRef(cs: CloneSet): ObjectRef {
+  const ref: ObjectRef = {
+    apiVersion: cs.apiVersion || 'apps.kruise.io/v1alpha1',
+    kind: cs.kind || 'CloneSet',
+    name: cs.metadata?.name ?? '',
+  };
+  if (cs.metadata?.namespace !== undefined) ref.namespace = cs.metadata.namespace;
+  if (cs.metadata?.uid !== undefined) ref.uid = cs.metadata.uid;
+  return ref;
+}
+
+function emptyStatus(): CloneSetStatus {
+  return { replicas: 0, readyReplicas: 0, availableReplicas: 0, updatedReplicas: 0, updatedReadyReplicas: 0 };
+}
+
+/**
+ * One reconcile of one CloneSet (spec/cloneset.md §1), as a pure function of the observed
+ * objects, `now`, the feature gates and a seed:
+ *
+ * 1. defaults (`setDefaultsCloneSet`) and {@link validateCloneSet}; an invalid CloneSet gets a
+ *    Warning event, its errors, and no other action;
+ * 2. owned active pods (orphans are never adopted; pods whose labels left the selector are
+ *    released), owned non-terminating PVCs, `disablePVCReuse` cleanup (§7.4);
+ * 3. revisions (§12): create the update revision or renumber it on rollback; collisionCount;
+ * 4. Sync (skipped while the CloneSet is being deleted): Scale (§7, §8); only if Scale changed
+ *    nothing, Update (§9, §10) — scale and update never happen in the same reconcile;
+ * 5. status from the pods as listed (before this reconcile's actions, §13), written only when a
+ *    tracked field changed; names of gone pods dropped from `podsToDelete`; history truncated;
+ * 6. `requeueAfterSeconds`: `minReadySeconds` while available ≠ ready, in-place grace periods;
+ *    the shortest wins.
+ *
+ * Example: the sample CloneSet (5 replicas, no pods) gives one revision `create`, five pod
+ * `create`s (`sample-xxxxx`, lifecycle PreparingNormal) with their `SuccessfulCreate` events,
+ * and an `updateStatus` with `replicas: 0`.
+ */
+export function reconcileCloneSet(
+  input: ReconcileCloneSetInput,
+  options: ReconcileCloneSetOptions = {},
+): ReconcileResult<CloneSetStatus> {
+  const original = input.cloneSet;
+  // v1.8.2 defaults for missing gates, then the dependency rules (KruiseDaemon off turns
+  // InPlaceUpdateEnvFromMetadata off, §15)
+  const gates = applyFeatureGateDependencies(resolveFeatureGates(options.featureGates));
+  const csRef = cloneSetRef(original);
+  const previousStatus = original.status ?? emptyStatus();
+  const nowDate = parseTime(input.now);
+  if (nowDate === null) {
+    return {
+      actions: [],
+      status: previousStatus,
+      errors: [invalid('now', input.now, 'must be an RFC 3339 time')],
+    };
+  }
+  const cs = setDefaultsCloneSet(original, {
+    featureGates: { TemplateNoDefaults: gates.TemplateNoDefaults },
+  });
+  const errors = validateCloneSet(cs, undefined, { featureGates: gates });
+  if (errors.length > 0) {
+    const message = errors.map((e) => `${e.field}: ${e.detail}`).join('; ');
+    return {
+      actions: [
+        { verb: 'event', involvedObject: csRef, type: 'Warning', reason: Reasons.FailedValidation, message },
+      ],
+      status: previousStatus,
+      errors,
+    };
+  }
+  const nowStr = toRFC3339(nowDate);
+  const nowMs = nowDate.getTime();
+  const ns = cs.metadata?.namespace ?? '';
+  const actions: Action[] = [];
+
+  // §1 steps 4–7
+  const listed = listPods(cs, input.pods);
+  let pvcs = (input.pvcs ?? []).filter((p) => isOwnedBy(p, cs) && !p.metadata?.deletionTimestamp);
+  if (cs.spec.scaleStrategy?.disablePVCReuse) {
+    const r = cleanupPVCs(cs, pvcs, [...listed.active, ...listed.released], listed.inactive);
+    actions.push(...r.actions);
+    pvcs = r.pvcs;
+  }
+  actions.push(...listed.releaseActions);
+
+  // §1 step 8
+  const owned = (input.revisions ?? []).filter((r) => isOwnedBy(r, cs));
+  const plan = planRevisions(cs, owned);
+  actions.push(...plan.actions);
+
+  const namesIn = (objs: readonly { metadata?: { name?: string; namespace?: string } }[]) => {
+    let set: Set<string> | undefined;
+    return () => {
+      if (set === undefined) {
+        set = new Set<string>();
+        for (const o of objs) if ((o.metadata?.namespace ?? '') === ns) set.add(o.metadata?.name ?? '');
+      }
+      return set;
+    };
+  };
+  const isSpecifiedDelete = specifiedDeleteChecker(cs);
+  const updateName = plan.updateRevision.metadata?.name ?? '';
+  const facts = computePodFacts(
+    listed.active,
+    updateName,
+    isSpecifiedDelete,
+    cs.spec.minReadySeconds ?? 0,
+    nowMs,
+  );
+
+  const state: SyncState = {
+    cs,
+    csRef,
+    pods: listed.active,
+    facts,
+    pvcs,
+    usedPodNames: namesIn(input.pods),
+    usedPvcNames: namesIn(input.pvcs ?? []),
+    revisions: plan.revisions,
+    currentRevision: plan.currentRevision,
+    updateRevision: plan.updateRevision,
+    currentTemplate: templateOf(plan.currentRevision, cs.spec.template),
+    updateTemplate: templateOf(plan.updateRevision, cs.spec.template),
+    nodes: input.nodes ?? [],
+    gates,
+    params: resolveParams(cs),
+    excludePreparingDelete: scalingExcludesPreparingDelete(cs, options.scalingExcludePreparingDelete),
+    isSpecifiedDelete,
+    nowMs,
+    nowStr,
+    seed: options.seed ?? 0,
+    actions,
+    conditions: [],
+  };
+
+  // §1 step 12
+  if (!cs.metadata?.deletionTimestamp) {
+    const scale = scaleCloneSet(state);
+    if (scale.error !== undefined) state.conditions.push(failedCondition('FailedScale', scale.error, nowStr));
+    if (!scale.modified) {
+      const update = updateCloneSet(state);
+      if (update.error !== undefined)
+        state.conditions.push(failedCondition('FailedUpdate', update.error, nowStr));
+    }
+  }
+
+  // §1 step 13
+  const status = calculateStatus(cs, listed.active, {
+    updateRevision: plan.updateRevision.metadata?.name ?? '',
+    currentRevision: plan.currentRevision.metadata?.name ?? '',
+    collisionCount: plan.collisionCount,
+    nowMs,
+    conditions: state.conditions,
+    facts,
+  });
+  if (statusNeedsWrite(original.status, status)) {
+    actions.push({ verb: 'updateStatus', target: csRef, status, reason: Reasons.UpdateStatus });
+  }
+
+  // §1 step 14
+  const podsToDelete = cs.spec.scaleStrategy?.podsToDelete ?? [];
+  if (podsToDelete.length > 0) {
+    const present = new Set(listed.active.map((p) => p.metadata?.name ?? ''));
+    const kept = podsToDelete.filter((n) => present.has(n));
+    if (kept.length !== podsToDelete.length) {
+      actions.push({
+        verb: 'patch',
+        target: csRef,
+        patchType: 'merge',
+        patch: { spec: { scaleStrategy: { podsToDelete: kept.length > 0 ? kept : null } } },
+        reason: Reasons.PodsToDeleteCleanup,
+      });
+    }
+  }
+
+  // §1 step 15
+  actions.push(
+    ...truncateHistory(
+      cs,
+      plan.revisions,
+      listed.active,
+      plan.currentRevision.metadata?.name ?? '',
+      plan.updateRevision.metadata?.name ?? '',
+    ),
+  );
+
+  // §1 step 16
+  const minReadySeconds = cs.spec.minReadySeconds ?? 0;
+  if (minReadySeconds > 0 && status.availableReplicas !== status.readyReplicas)
+    requeue(state, minReadySeconds);
+
+  const result: ReconcileResult<CloneSetStatus> = { actions, status, errors: [] };
+  if (state.requeueAfterSeconds !== undefined) result.requeueAfterSeconds = state.requeueAfterSeconds;
+  return result;
+}
+
+function failedCondition(
+  type: 'FailedScale' | 'FailedUpdate',
+  message: string,
+  now: string,
+): CloneSetCondition {
+  return { type, status: 'True', lastTransitionTime: now, message };
+}

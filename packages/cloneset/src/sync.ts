@@ -1,0 +1,63 @@
+// The state one Sync (spec/cloneset.md §1 step 12) works on, shared by the Scale and
+// Update steps: the defaulted CloneSet, its pods/PVCs/revisions, gates, time, and the
+// action accumulator with the shortest requeue request.
+import type { CloneSet, CloneSetCondition } from '@kruise-ts/api';
+import type { Action, FeatureGates, ObjectRef } from '@kruise-ts/core';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1';
+import type { Node, PersistentVolumeClaim, Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
+import type { PodFacts } from './facts';
+import type { ResolvedParams } from './params';
+
+/** Everything Scale and Update read, plus where they write. */
+export interface SyncState {
+  /** The defaulted CloneSet. */
+  cs: CloneSet;
+  csRef: ObjectRef;
+  /** The active owned pods ("the pods", §1 step 4), in input order. */
+  pods: Pod[];
+  /** The §4 facts of each pod (same order as `pods`), computed once. */
+  facts: PodFacts;
+  /** Owned, non-terminating PVCs that stay usable (§1 step 5, §7.4). */
+  pvcs: PersistentVolumeClaim[];
+  /** Names of every pod and PVC given in the CloneSet's namespace (new names must avoid them); built on first use. */
+  usedPodNames: () => ReadonlySet<string>;
+  usedPvcNames: () => ReadonlySet<string>;
+  revisions: ControllerRevision[];
+  currentRevision: ControllerRevision;
+  updateRevision: ControllerRevision;
+  /** `currentCS` / `updateCS` templates (§1 step 12). */
+  currentTemplate: PodTemplateSpec;
+  updateTemplate: PodTemplateSpec;
+  nodes: Node[];
+  gates: FeatureGates;
+  params: ResolvedParams;
+  excludePreparingDelete: boolean;
+  isSpecifiedDelete: (pod: Pod) => boolean;
+  nowMs: number;
+  /** `now` as RFC 3339 (second precision, UTC). */
+  nowStr: string;
+  seed: number;
+  actions: Action[];
+  /** The shortest requeue asked for so far (seconds). */
+  requeueAfterSeconds?: number;
+  conditions: CloneSetCondition[];
+  /** Per-reconcile memo of §10.1 eligibility by (old revision, target) names. */
+  inPlaceCache?: Map<string, boolean>;
+}
+
+/** Records a requeue request; the shortest wins (§1 step 16). */
+export function requeue(state: SyncState, seconds: number): void {
+  if (!(seconds > 0)) return;
+  if (state.requeueAfterSeconds === undefined || seconds < state.requeueAfterSeconds)
+    state.requeueAfterSeconds = seconds;
+}
+
+/** Emits an event on the CloneSet. */
+export function emitEvent(
+  state: SyncState,
+  type: 'Normal' | 'Warning',
+  reason: string,
+  message: string,
+): void {
+  state.actions.push({ verb: 'event', involvedObject: state.csRef, type, reason, message });
+}

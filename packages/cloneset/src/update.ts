@@ -1,0 +1,254 @@
+// The Update step (spec/cloneset.md §1.2, §9, §10): refresh every pod, then choose,
+// order and limit the candidates and update each one in place or by recreation.
+import {
+  LABEL_CONTROLLER_REVISION_HASH,
+  LABEL_POD_TEMPLATE_HASH,
+  LABEL_SPECIFIED_DELETE,
+  LifecycleStates,
+} from '@kruise-ts/api';
+import {
+  calculateInPlaceUpdateSpec,
+  cloneSetRevisionAdapter,
+  hasInPlaceUpdateGrace,
+  inPlaceRefresh,
+  inPlaceUpdate,
+  lifecycleUpdateAction,
+  setPodLifecycleState,
+  setPodPreparingUpdate,
+  sortUpdateIndexesByPriority,
+  sortUpdateIndexesByScatter,
+} from '@kruise-ts/core';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { isInPlaceRefreshNoop, isRefreshNoop, type PodFacts } from './facts';
+import { refreshLifecycle } from './lifecycle';
+import { limitUpdateIndexes } from './limiter';
+import { lazyUpdateOrder, sortIndexesForUpdate } from './order';
+import { podPatchAction } from './podPatch';
+import { hashEquals, podLifecycleState, shortHashOf } from './predicates';
+import { diffsFor } from './scale';
+import { emitEvent, requeue, type SyncState } from './sync';
+import { Reasons } from './types';
+
+/** The outcome of the Update step. */
+export interface UpdateResult {
+  /** Set when Update fails (FailedUpdate condition). */
+  error?: string;
+}
+
+/**
+ * §1.2 step 1 for one pod: the in-place refresh (§10.4), the lifecycle refresh transition
+ * (§11), and the `pod-template-hash` fix for pods created before Kruise v1.1 (the short hash of
+ * `controller-revision-hash`). Returns the pod it should become (the same object when unchanged).
+ */
+export function refreshPod(state: SyncState, pod: Pod): { pod: Pod; delaySeconds?: number; error?: string } {
+  if (isRefreshNoop(pod)) return { pod };
+  const r = isInPlaceRefreshNoop(pod)
+    ? { pod, changed: false }
+    : inPlaceRefresh(pod, {
+        now: state.nowStr,
+        featureGates: state.gates,
+        revisionAdapter: cloneSetRevisionAdapter,
+      });
+  if (r.error !== undefined) return { pod, error: r.error };
+  let p = refreshLifecycle(
+    r.pod,
+    state.cs.spec.lifecycle,
+    state.updateRevision.metadata?.name ?? '',
+    state.gates,
+    state.nowStr,
+  );
+  const labels = p.metadata?.labels ?? {};
+  if (!Object.hasOwn(labels, LABEL_POD_TEMPLATE_HASH)) {
+    const value = shortHashOf(labels[LABEL_CONTROLLER_REVISION_HASH] ?? '');
+    p = { ...p, metadata: { ...p.metadata, labels: { ...labels, [LABEL_POD_TEMPLATE_HASH]: value } } };
+  }
+  const out: { pod: Pod; delaySeconds?: number } = { pod: p };
+  if (r.delaySeconds !== undefined) out.delaySeconds = r.delaySeconds;
+  return out;
+}
+
+/**
+ * §9.2 candidates: with `updateNum > 0` the pods not on the update revision, with
+ * `updateNum < 0` the pods on it; among them a PreparingDelete pod is never a candidate, an
+ * Updated pod always is (even in a grace period), any other only without the in-place grace
+ * annotation. Indexes into `pods`, in list order.
+ */
+export function updateCandidates(pods: readonly Pod[], facts: PodFacts, updateNum: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < pods.length; i++) {
+    const pod = pods[i];
+    const onUpdate = facts.updated(i);
+    if (updateNum > 0 ? onUpdate : !onUpdate) continue;
+    const s = facts.state(i);
+    if (s === LifecycleStates.PreparingDelete) continue;
+    if (s !== LifecycleStates.Updated && hasInPlaceUpdateGrace(pod)) continue;
+    out.push(i);
+  }
+  return out;
+}
+
+/**
+ * §9.3 order: Kubernetes' active-pods order (§9.3.1), then the priority sort (§9.3.2, when the
+ * strategy has a term), the scatter sort (§9.3.3, non-empty strategy and ≥ 2 candidates), and
+ * finally a stable move of PreparingUpdate pods to the front (§9.3.4).
+ */
+export function orderUpdateCandidates(state: SyncState, candidates: readonly number[]): Iterable<number> {
+  const us = state.cs.spec.updateStrategy ?? {};
+  const isPreparingUpdate = (i: number) => state.facts.state(i) === LifecycleStates.PreparingUpdate;
+  const ps = us.priorityStrategy;
+  const hasPriority = !!ps && ((ps.weightPriority?.length ?? 0) > 0 || (ps.orderPriority?.length ?? 0) > 0);
+  const hasScatter = !!us.scatterStrategy && us.scatterStrategy.length > 0 && candidates.length >= 2;
+  // without priority or scatter the order is produced lazily, bucket by bucket
+  if (!hasPriority && !hasScatter) return lazyUpdateOrder(state.pods, candidates, isPreparingUpdate);
+  let order = sortIndexesForUpdate(state.pods, candidates);
+  if (hasPriority) order = sortUpdateIndexesByPriority(state.pods, order, ps);
+  if (hasScatter) order = sortUpdateIndexesByScatter(state.pods, order, us.scatterStrategy);
+  const first: number[] = [];
+  const rest: number[] = [];
+  for (const i of order) (isPreparingUpdate(i) ? first : rest).push(i);
+  return first.length === 0 ? order : [...first, ...rest];
+}
+
+/** The revision a pod is on: the first revision (history order) whose name `hashEquals` it (§9.5). */
+export function oldRevisionOf(
+  pod: Pod,
+  revisions: readonly ControllerRevision[],
+): ControllerRevision | undefined {
+  return revisions.find((r) => hashEquals(pod, r.metadata?.name ?? ''));
+}
+
+/**
+ * §9.5 / §10.3: update one pod towards `target`. In-place types try the in-place protocol
+ * (with the lifecycle steps of §10.3); when in-place is impossible InPlaceOnly fails and
+ * anything else recreates: the pod is only labelled `apps.kruise.io/specified-delete=true`
+ * (quirk 7); the next Scale pass deletes it within `deleteReadyLimit`.
+ */
+export function updatePod(state: SyncState, pod: Pod, target: ControllerRevision): UpdateResult {
+  const us = state.cs.spec.updateStrategy ?? {};
+  const type = us.type ?? 'ReCreate';
+  const name = pod.metadata?.name ?? '';
+  const targetName = target.metadata?.name ?? '';
+  if (type === 'InPlaceIfPossible' || type === 'InPlaceOnly') {
+    const oldRev = oldRevisionOf(pod, state.revisions);
+    const opts = {
+      featureGates: state.gates,
+      gracePeriodSeconds: us.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0,
+      ignoreVolumeClaimTemplatesHashDiff: type === 'InPlaceOnly',
+    };
+    if (canUpdateInPlace(state, oldRev, target, opts)) {
+      const lifecycle = state.cs.spec.lifecycle;
+      switch (lifecycleUpdateAction(pod, lifecycle)) {
+        case 'PreparingUpdate':
+          pushPatch(state, pod, setPodPreparingUpdate(pod, lifecycle, state.nowStr), Reasons.InPlaceUpdate);
+          return {};
+        case 'wait':
+          return {};
+        case 'notAllowed':
+          return { error: `not allowed to update pod ${name} in state ${podLifecycleState(pod)}` };
+        case 'updateNow':
+          break;
+      }
+      const res = inPlaceUpdate(pod, oldRev, target, {
+        ...opts,
+        now: state.nowStr,
+        revisionAdapter: cloneSetRevisionAdapter,
+        extraMutator: (p) => setPodLifecycleState(p, LifecycleStates.Updating, state.nowStr, false),
+      });
+      if (res.pod) pushPatch(state, pod, res.pod, Reasons.InPlaceUpdate);
+      if (res.error !== undefined) return { error: res.error };
+      if (res.inPlaceUpdate) {
+        emitEvent(
+          state,
+          'Normal',
+          'SuccessfulUpdatePodInPlace',
+          `successfully update pod ${name} in-place(revision ${targetName})`,
+        );
+        if (res.delaySeconds !== undefined) requeue(state, res.delaySeconds);
+        return {};
+      }
+    }
+    if (type === 'InPlaceOnly')
+      return { error: `find Pod ${name} update strategy is InPlaceOnly but can not update in-place` };
+  }
+  const labels = pod.metadata?.labels ?? {};
+  if (!Object.hasOwn(labels, LABEL_SPECIFIED_DELETE)) {
+    const next: Pod = {
+      ...pod,
+      metadata: { ...pod.metadata, labels: { ...labels, [LABEL_SPECIFIED_DELETE]: 'true' } },
+    };
+    pushPatch(state, pod, next, Reasons.RecreateUpdate);
+    emitEvent(
+      state,
+      'Normal',
+      'SuccessfulUpdatePodReCreate',
+      `successfully update pod ${name} by recreating(revision ${targetName})`,
+    );
+  }
+  return {};
+}
+
+/** §10.1 `CanUpdateInPlace`, computed once per (old revision, target) pair in a reconcile. */
+function canUpdateInPlace(
+  state: SyncState,
+  oldRev: ControllerRevision | undefined,
+  target: ControllerRevision,
+  opts: Parameters<typeof calculateInPlaceUpdateSpec>[2],
+): boolean {
+  const key = `${oldRev?.metadata?.name ?? ''}\u0000${target.metadata?.name ?? ''}`;
+  if (!state.inPlaceCache) state.inPlaceCache = new Map<string, boolean>();
+  const cache = state.inPlaceCache;
+  let ok = cache.get(key);
+  if (ok === undefined) {
+    ok = calculateInPlaceUpdateSpec(oldRev, target, opts) !== undefined;
+    cache.set(key, ok);
+  }
+  return ok;
+}
+
+function pushPatch(state: SyncState, prev: Pod, next: Pod, reason: string): void {
+  const action = podPatchAction(prev, next, reason);
+  if (action) state.actions.push(action);
+}
+
+/**
+ * One Update pass (§1.2): refresh every pod (return if any was patched), stop if paused,
+ * compute the diffs with hash equality, stop if `updateNum == 0`, then candidates (§9.2),
+ * order (§9.3), limiter (§9.4) and per-pod update (§9.5). The first error stops the pass.
+ */
+export function updateCloneSet(state: SyncState): UpdateResult {
+  let patched = false;
+  for (let i = 0; i < state.pods.length; i++) {
+    if (state.facts.refreshNoop(i)) continue;
+    const pod = state.pods[i];
+    const r = refreshPod(state, pod);
+    if (r.error !== undefined) return { error: r.error };
+    if (r.delaySeconds !== undefined) requeue(state, r.delaySeconds);
+    const action = podPatchAction(pod, r.pod, Reasons.LifecycleTransition);
+    if (action) {
+      state.actions.push(action);
+      patched = true;
+    }
+  }
+  if (patched) return {};
+  if (state.cs.spec.updateStrategy?.paused) return {};
+  const diffs = diffsFor(state, false);
+  if (diffs.updateNum === 0) return {};
+  const target = diffs.updateNum > 0 ? state.updateRevision : state.currentRevision;
+  const candidates = updateCandidates(state.pods, state.facts, diffs.updateNum);
+  const ordered = orderUpdateCandidates(state, candidates);
+  const accepted = limitUpdateIndexes(
+    diffs,
+    ordered,
+    state.pods,
+    target.metadata?.name ?? '',
+    state.cs.spec.minReadySeconds ?? 0,
+    state.nowMs,
+    (i) => state.facts.available(i),
+  );
+  for (const idx of accepted) {
+    const r = updatePod(state, state.pods[idx], target);
+    if (r.error !== undefined) return r;
+  }
+  return {};
+}
