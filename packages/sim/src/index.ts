@@ -1,1 +1,91 @@
-export {};
+// @kruise-ts/sim: the deterministic cluster simulator — virtual clock, object
+// store, admission chain, controller loop, scheduler, kubelet and node models,
+// invariants, scenarios, timeline and reports.
+
+export {
+  AdmissionChain,
+  type AdmissionContext,
+  type AdmissionHooks,
+  type AdmissionResult,
+  type Defaulter,
+  invalidMessage,
+  type Mutator,
+  type Validator,
+} from './admission';
+export * from './apiserver/index';
+export { defaultTimings, type SimContext, type SimPayload, type Timings } from './context';
+export {
+  type ControllerRegistration,
+  ControllerRegistry,
+  defaultRegistry,
+  ownedOfKind,
+  type ReconcileEnv,
+  registerController,
+} from './controllers';
+export { EventQueue, type Scheduled } from './eventQueue';
+export { EventLog, type LogLevel, type SimEvent } from './events';
+export {
+  cloneSetBudget,
+  cloneSetPodAvailable,
+  INVARIANT_NAMES,
+  InvariantChecker,
+  type InvariantConfig,
+  type InvariantName,
+  type InvariantReport,
+  isInvariantName,
+  type Violation,
+} from './invariants';
+export { apiVersionOf, displayName, keyOf, objectKey } from './keys';
+export { admitCloneSet, cloneSetController } from './kinds/cloneset';
+export { Kubelet } from './kubelet';
+export { DEFAULT_NODE_CAPACITY, type NodeConfig, NodeLifecycle, nodeObject } from './nodes';
+export { type ContainerRuntime, composeStatus, imageIDOf, type PodRuntime } from './podStatus';
+export { escapeHtml, renderHtmlReport } from './report/html';
+export { formatSummary, type RunSummary, summarize } from './report/summary';
+export { CLONESET_COLUMNS, cloneSetRow, columnWidths, formatRow, formatTable } from './report/table';
+export { type RevisionCount, Timeline, type TimelineSample, type WorkloadTimeline } from './report/timeline';
+export { getPath, meetsCondition, meetsFields } from './scenario/conditions';
+export {
+  formatScenarioError,
+  type ParseOptions,
+  parseScenario,
+  parseScenarioObject,
+  type ScenarioError,
+} from './scenario/parse';
+export {
+  createSimulation,
+  describeStep,
+  type RunOptions,
+  type RunResult,
+  runScenario,
+  type StepResult,
+  simulationOptionsFor,
+} from './scenario/run';
+export { formatPath, type Schema, type SchemaError, validateSchema } from './scenario/schema';
+export {
+  SCENARIO_API_VERSION,
+  type Scenario,
+  type Step,
+  type StepTarget,
+  scenarioSchema,
+  stepSchema,
+  type WaitCondition,
+} from './scenario/types';
+export { isNodeReady, podRequests, Scheduler } from './scheduler';
+export {
+  defaultNodes,
+  type ScheduledFailure,
+  type SimStats,
+  Simulation,
+  type SimulationOptions,
+} from './simulation';
+export { type Change, Store, type StoreOptions, type WriteResult } from './store';
+export {
+  DEFAULT_START_TIME,
+  formatDuration,
+  humanDuration,
+  parseDuration,
+  rfc3339,
+  VirtualClock,
+} from './time';
+export { WorkQueue } from './workqueue';

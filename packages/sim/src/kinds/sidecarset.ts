@@ -1,21 +1,21 @@
-// The SidecarSet registration the simulator needs (to be moved into packages/sim by its
-// owner; the sidecarset package itself never imports sim): pod injection as an admission
-// mutator on pod CREATE, SidecarSet defaulting + hashes and validation, and the controller
-// in the loop with a pod watch. `npx tsx --conditions=source packages/sidecarset/examples/runScenario.ts`
-// runs examples/scenarios/sidecarset-upgrade.yaml with it.
+// SidecarSet's registration with the simulator (taken from packages/sidecarset/examples/
+// simRegistration.ts): pod injection as an admission mutator on pod CREATE (spec §3, §4),
+// SidecarSet defaulting + hashes and validation (§1.2, §2, §6), and the controller in the loop
+// with a pod watch (SS-5.9).
 import type { KubeObject, SidecarSet } from '@kruise-ts/api';
 import { DEFAULT_KRUISE_NAMESPACE } from '@kruise-ts/api';
 import { formatFieldError } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { ConfigMap, Namespace, Pod } from 'kubernetes-types/core/v1';
-import type { AdmissionChain, ControllerRegistration } from '../../sim/src/index';
 import {
   defaultSidecarSetThenHash,
   getPodMatchedSidecarSets,
   injectSidecars,
   reconcileSidecarSet,
   validateSidecarSet,
-} from '../src/index';
+} from '@kruise-ts/sidecarset';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1';
+import type { ConfigMap, Namespace, Pod } from 'kubernetes-types/core/v1';
+import type { AdmissionChain } from '../admission';
+import type { ControllerRegistration } from '../controllers';
 
 const SS_API = 'apps.kruise.io/v1alpha1';
 

@@ -1,0 +1,226 @@
+// The simulator's Kubernetes API server (`kruise-ts serve`, issue 9): the real
+// kubectl and @kubernetes/client-node work against an embedded simulated
+// cluster over plain HTTP on 127.0.0.1. This file owns startup: the
+// simulation, registry, watch hub, webhooks (controllers: none), the HTTP
+// server (body limits, errors as Status, never crashing on client input),
+// the kubeconfig and the real-time clock.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { crdManifests, type KubeObject } from '@kruise-ts/api';
+import { stringify } from 'yaml';
+import { ControllerRegistry } from '../controllers';
+import { Simulation } from '../simulation';
+import { rfc3339 } from '../time';
+import { bootstrap, EventBridge, followCrds, RealTimeDriver } from './cluster';
+import type { ApiContext, Reply } from './objects';
+import { BASE_HEADERS } from './reads';
+import { Registry } from './registry';
+import { route } from './router';
+import { badRequest, internalError, status } from './status';
+import { WatchHub } from './watch';
+import { HttpWebhookRunner } from './webhooks';
+
+export { SERVER_VERSION } from './discovery';
+export { evalJsonPath } from './jsonpath';
+export { podRow } from './printers';
+export { compareVersions, Registry, type ResourceInfo } from './registry';
+export { toTable } from './tables';
+
+/** Options of `startApiServer`. */
+export interface ApiServerOptions {
+  /** The simulation to serve (default: a new one starting now, wall-clock anchored). */
+  simulation?: Simulation;
+  /** TCP port; 0 = a random free port. Default 0. */
+  port?: number;
+  /** Bind address. Default `127.0.0.1` (loopback only). */
+  host?: string;
+  /**
+   * `all` (default): every registered controller and its built-in admission.
+   * `none`: no controllers and no built-in admission; the server calls the
+   * webhooks of MutatingWebhookConfiguration / ValidatingWebhookConfiguration
+   * objects instead (an external operator reconciles). Ignored when `simulation` is given.
+   */
+  controllers?: 'all' | 'none';
+  /** Simulated seconds per wall-clock second (default 1; 0 = the clock only moves through `advance`). */
+  speed?: number;
+  /** Where to write the kubeconfig (default: `<tmpdir>/kruise-ts-<port>.kubeconfig`). */
+  kubeconfigPath?: string;
+  /** Seed of the default simulation. */
+  seed?: number;
+  /** Largest accepted request body in bytes (default 16 MiB). */
+  maxBodyBytes?: number;
+  /** Watch history size in events (default 50,000). */
+  watchHistory?: number;
+}
+
+/** A running API server. */
+export interface ApiServer {
+  /** `http://127.0.0.1:PORT`. */
+  url: string;
+  port: number;
+  kubeconfigPath: string;
+  simulation: Simulation;
+  /** Lets `ms` of simulated time pass now (tests; the clock also runs at `speed`). */
+  advance(ms: number): void;
+  /** Forgets the watch history and ends every watch stream (clients get 410 on resume and relist). */
+  expireWatchHistory(): void;
+  /** Stops the server, the clock and every watch. */
+  close(): Promise<void>;
+}
+
+/** The kubeconfig text for a server URL (`insecure-skip-tls-verify` lets client-node use http). */
+export function kubeconfigFor(url: string): string {
+  return stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'kruise-ts', cluster: { server: url, 'insecure-skip-tls-verify': true } }],
+    users: [{ name: 'kruise-ts', user: {} }],
+    contexts: [
+      { name: 'kruise-ts', context: { cluster: 'kruise-ts', user: 'kruise-ts', namespace: 'default' } },
+    ],
+    'current-context': 'kruise-ts',
+    preferences: {},
+  });
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const ct = reply.contentType ?? 'application/json';
+  const text =
+    typeof reply.body === 'string' && ct.startsWith('text/') ? reply.body : JSON.stringify(reply.body);
+  res.writeHead(reply.code, {
+    ...BASE_HEADERS,
+    'Content-Type': ct,
+    'Content-Length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) over = true;
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(over ? 'too-large' : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * Starts the API server. Example:
+ * `const s = await startApiServer({ port: 0 }); // s.url = http://127.0.0.1:41234`,
+ * then `KUBECONFIG=${s.kubeconfigPath} kubectl get clone`.
+ */
+export async function startApiServer(options: ApiServerOptions = {}): Promise<ApiServer> {
+  const controllers = options.controllers ?? 'all';
+  const sim =
+    options.simulation ??
+    new Simulation({
+      seed: options.seed ?? 1,
+      startTime: rfc3339(Date.now()),
+      registry: controllers === 'none' ? new ControllerRegistry() : undefined,
+    });
+  const crds: KubeObject[] = crdManifests();
+  const registry = new Registry(crds);
+  bootstrap(sim, crds);
+  const unfollow = followCrds(sim, registry);
+  for (const crd of sim.store.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition'))
+    registry.addCrd(crd);
+  const hub = new WatchHub(sim.store, options.watchHistory ?? 50_000);
+  const events = new EventBridge(sim, registry);
+  const ctx: ApiContext = {
+    sim,
+    registry,
+    hub,
+    nowMs: () => sim.clock.startEpochMs + sim.clock.elapsedMs,
+  };
+  if (controllers === 'none' && !options.simulation) ctx.webhooks = new HttpWebhookRunner(sim, registry);
+  const driver = new RealTimeDriver(sim, options.speed ?? 1, () => events.flush());
+  driver.tick();
+  const closing = new Set<() => void>();
+  const maxBody = options.maxBodyBytes ?? 16 * 1024 * 1024;
+  let address = '';
+  const env = { ctx, serverAddress: () => address, closing };
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      try {
+        let url: URL;
+        try {
+          url = new URL(req.url ?? '/', 'http://localhost');
+        } catch {
+          send(res, { code: 400, body: badRequest('malformed request URL') });
+          return;
+        }
+        const body = await readBody(req, maxBody);
+        if (body === 'too-large') {
+          send(res, {
+            code: 413,
+            body: status(413, 'RequestEntityTooLarge', 'the request body is too large'),
+          });
+          return;
+        }
+        driver.tick();
+        const r = await route(env, req, res, url, body);
+        events.flush();
+        if (r !== 'stream') send(res, r);
+      } catch (e) {
+        try {
+          send(res, { code: 500, body: internalError(e instanceof Error ? e.message : String(e)) });
+        } catch {
+          res.destroy();
+        }
+      }
+    })();
+  });
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  address = `${urlHost}:${port}`;
+  const url = `http://${address}`;
+  const kubeconfigPath = options.kubeconfigPath ?? join(tmpdir(), `kruise-ts-${port}.kubeconfig`);
+  mkdirSync(dirname(kubeconfigPath), { recursive: true });
+  writeFileSync(kubeconfigPath, kubeconfigFor(url));
+
+  return {
+    url,
+    port,
+    kubeconfigPath,
+    simulation: sim,
+    advance: (ms) => {
+      driver.advance(ms);
+      events.flush();
+    },
+    expireWatchHistory: () => hub.expire(),
+    close: async () => {
+      driver.stop();
+      for (const end of [...closing]) end();
+      hub.close();
+      events.close();
+      unfollow();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,134 @@
+// Reads and the Scale view (guide §E, §I): get and list with selectors and
+// Table output, objects served at the requested version, and the Scale
+// subresource built from the CRD's scale paths.
+import type { KubeObject } from '@kruise-ts/api';
+import type { Simulation } from '../simulation';
+import { compileFilter, matchesFilter } from './filters';
+import { evalJsonPath } from './jsonpath';
+import type { Registry, ResourceInfo } from './registry';
+import type { StatusObject } from './status';
+import type { IncludeObject } from './tables';
+import type { WatchHub } from './watch';
+
+/** Everything a handler needs. */
+export interface ApiContext {
+  sim: Simulation;
+  registry: Registry;
+  hub: WatchHub;
+  /** The simulated "now" in epoch ms (AGE columns). */
+  nowMs(): number;
+  /** Runs external admission webhooks (controllers: none); undefined = built-in admission only. */
+  webhooks?: WebhookRunner;
+}
+
+/** Calls the registered admission webhooks on a write. */
+export interface WebhookRunner {
+  admit(
+    res: ResourceInfo,
+    operation: 'CREATE' | 'UPDATE' | 'DELETE',
+    object: KubeObject | undefined,
+    old: KubeObject | undefined,
+    sub: string | undefined,
+    dryRun: boolean,
+  ): Promise<{ ok: true; object?: KubeObject } | { ok: false; status: StatusObject }>;
+}
+
+/** A handler's answer. */
+export interface Reply {
+  code: number;
+  body: unknown;
+  contentType?: string;
+}
+
+/** The object as served at `res`'s version (versions are views of one stored object). */
+export function served(obj: KubeObject, res: ResourceInfo): KubeObject {
+  return obj.apiVersion === res.apiVersion ? obj : { ...obj, apiVersion: res.apiVersion };
+}
+
+/** The stored object, or undefined. */
+export function getObject(
+  ctx: ApiContext,
+  res: ResourceInfo,
+  namespace: string | undefined,
+  name: string,
+): KubeObject | undefined {
+  return ctx.sim.store.get(res.apiVersion, res.kind, res.namespaced ? namespace : undefined, name);
+}
+
+/** Objects of a resource (all namespaces when `namespace` is undefined), filtered. */
+export function listObjects(
+  ctx: ApiContext,
+  res: ResourceInfo,
+  namespace: string | undefined,
+  labelSelector: string | null,
+  fieldSelector: string | null,
+): KubeObject[] {
+  const filter = compileFilter(labelSelector, fieldSelector);
+  const all = ctx.sim.store.list(res.apiVersion, res.kind, res.namespaced ? namespace : undefined);
+  if (filter.labels.length === 0 && filter.fields.length === 0) return all;
+  return all.filter((o) => matchesFilter(o, filter));
+}
+
+/** `includeObject` query parameter. */
+export function includeObject(q: URLSearchParams): IncludeObject {
+  const v = q.get('includeObject');
+  return v === 'Object' || v === 'None' ? v : 'Metadata';
+}
+
+/** Reads a dotted path (`.spec.replicas`). */
+export function readPath(obj: unknown, path: string): unknown {
+  return evalJsonPath(obj, path)[0];
+}
+
+/** Writes a dotted path (`.spec.replicas`), returning a new object. */
+export function writePath<T>(obj: T, path: string, value: unknown): T {
+  const keys = path.replace(/^\./, '').split('.');
+  const set = (cur: unknown, i: number): unknown => {
+    const base =
+      cur !== null && typeof cur === 'object' && !Array.isArray(cur) ? (cur as Record<string, unknown>) : {};
+    if (i === keys.length - 1) return { ...base, [keys[i]]: value };
+    return { ...base, [keys[i]]: set(base[keys[i]], i + 1) };
+  };
+  return set(obj, 0) as T;
+}
+
+function selectorString(sel: unknown): string {
+  if (!sel || typeof sel !== 'object') return '';
+  const s = sel as {
+    matchLabels?: Record<string, string>;
+    matchExpressions?: { key: string; operator: string; values?: string[] }[];
+  };
+  const parts = Object.entries(s.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
+  for (const r of s.matchExpressions ?? []) {
+    const op = r.operator;
+    if (op === 'Exists') parts.push(r.key);
+    else if (op === 'DoesNotExist') parts.push(`!${r.key}`);
+    else parts.push(`${r.key} ${op.toLowerCase()} (${(r.values ?? []).join(',')})`);
+  }
+  return parts.join(',');
+}
+
+/** The `autoscaling/v1` Scale of an object (CRD scale paths; built-ins use spec.selector). */
+export function toScale(obj: KubeObject, res: ResourceInfo): Record<string, unknown> {
+  const sp = res.scale!;
+  const m = obj.metadata;
+  const status: Record<string, unknown> = { replicas: Number(readPath(obj, sp.statusReplicasPath) ?? 0) };
+  const sel = sp.labelSelectorPath
+    ? readPath(obj, sp.labelSelectorPath)
+    : selectorString((obj.spec as { selector?: unknown } | undefined)?.selector);
+  if (typeof sel === 'string' && sel !== '') status.selector = sel;
+  const meta: Record<string, unknown> = {
+    name: m.name,
+    uid: m.uid,
+    resourceVersion: m.resourceVersion,
+    creationTimestamp: m.creationTimestamp,
+  };
+  if (m.namespace) meta.namespace = m.namespace;
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: meta,
+    spec: { replicas: Number(readPath(obj, sp.specReplicasPath) ?? 0) },
+    status,
+  };
+}

@@ -1,0 +1,204 @@
+// GET of collections and objects, and watch streams (guide §E, §F, §G):
+// lists as `<Kind>List` or Table, get of an object or its status/scale
+// subresource, and `?watch=true` as a chunked `application/json;stream=watch`
+// stream with headers flushed at once, resume from a resourceVersion, 410
+// Expired, bookmarks, timeoutSeconds and Table events.
+import type { ServerResponse } from 'node:http';
+import type { KubeObject } from '@kruise-ts/api';
+import { compileFilter, matchesFilter, type ObjectFilter } from './filters';
+import {
+  type ApiContext,
+  getObject,
+  includeObject,
+  listObjects,
+  type Reply,
+  served,
+  toScale,
+} from './objects';
+import type { ResourceInfo } from './registry';
+import { badRequest, expired, notFoundStatus } from './status';
+import { printerFor, tableRow, toTable, wantsTable } from './tables';
+import { gkOf, type HistoryEntry, type Watcher, type WatchType } from './watch';
+
+/** A parsed read request. */
+export interface ReadRequest {
+  res: ResourceInfo;
+  namespace?: string;
+  name?: string;
+  sub?: string;
+  query: URLSearchParams;
+  accept?: string;
+}
+
+function selectorError(e: unknown): Reply {
+  const s = badRequest((e as Error).message);
+  return { code: 400, body: s };
+}
+
+/** GET a collection (list). */
+export function listReply(ctx: ApiContext, req: ReadRequest): Reply {
+  let items: KubeObject[];
+  try {
+    items = listObjects(
+      ctx,
+      req.res,
+      req.namespace,
+      req.query.get('labelSelector'),
+      req.query.get('fieldSelector'),
+    );
+  } catch (e) {
+    return selectorError(e);
+  }
+  const rv = String(ctx.hub.currentRv);
+  const table = wantsTable(req.accept);
+  if (table) {
+    const t = toTable(req.res, items, ctx.nowMs(), {
+      resourceVersion: rv,
+      include: includeObject(req.query),
+    });
+    if (table === 'v1beta1') t.apiVersion = 'meta.k8s.io/v1beta1';
+    return { code: 200, body: t, contentType: `application/json;as=Table;v=${table};g=meta.k8s.io` };
+  }
+  return {
+    code: 200,
+    body: {
+      kind: req.res.listKind,
+      apiVersion: req.res.apiVersion,
+      metadata: { resourceVersion: rv },
+      items: items.map((o) => served(o, req.res)),
+    },
+  };
+}
+
+/** GET an object or subresource. */
+export function getReply(ctx: ApiContext, req: ReadRequest): Reply {
+  const obj = getObject(ctx, req.res, req.namespace, req.name ?? '');
+  if (!obj) return { code: 404, body: notFoundStatus(req.res, req.name ?? '') };
+  if (req.sub === 'scale') return { code: 200, body: toScale(obj, req.res) };
+  const table = wantsTable(req.accept);
+  if (table && !req.sub) {
+    const t = toTable(req.res, [obj], ctx.nowMs(), {
+      resourceVersion: obj.metadata.resourceVersion,
+      include: includeObject(req.query),
+    });
+    if (table === 'v1beta1') t.apiVersion = 'meta.k8s.io/v1beta1';
+    return { code: 200, body: t, contentType: `application/json;as=Table;v=${table};g=meta.k8s.io` };
+  }
+  return { code: 200, body: served(obj, req.res) };
+}
+
+/** Common response headers. */
+export const BASE_HEADERS = { 'Cache-Control': 'no-cache, private' };
+
+/**
+ * Serves a watch stream. Resolves when the stream ends (client gone, timeout,
+ * history expired or server closing).
+ */
+export function serveWatch(
+  ctx: ApiContext,
+  req: ReadRequest,
+  res: ServerResponse,
+  closing: Set<() => void>,
+): void {
+  let filter: ObjectFilter;
+  try {
+    filter = compileFilter(
+      req.query.get('labelSelector'),
+      req.query.get('fieldSelector'),
+      req.res.namespaced ? req.namespace : undefined,
+    );
+    if (req.name) filter.fields.push({ path: ['metadata', 'name'], op: '=', value: req.name });
+  } catch (e) {
+    const r = selectorError(e);
+    res.writeHead(r.code, { ...BASE_HEADERS, 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(r.body));
+    return;
+  }
+  const table = wantsTable(req.accept);
+  const include = includeObject(req.query);
+  const printer = printerFor(req.res);
+  const bookmarks = req.query.get('allowWatchBookmarks') === 'true';
+  res.writeHead(200, {
+    ...BASE_HEADERS,
+    'Content-Type': table
+      ? `application/json;as=Table;v=${table};g=meta.k8s.io;stream=watch`
+      : 'application/json;stream=watch',
+    'Transfer-Encoding': 'chunked',
+  });
+  res.flushHeaders();
+  let headersSent = false;
+  let ended = false;
+  const timers: NodeJS.Timeout[] = [];
+  const write = (line: string) => {
+    if (!ended) res.write(line);
+  };
+  const encode = (type: WatchType, entry: HistoryEntry | undefined, obj: KubeObject): string => {
+    if (table) {
+      const t = {
+        kind: 'Table',
+        apiVersion: `meta.k8s.io/${table}`,
+        metadata: { resourceVersion: obj.metadata.resourceVersion },
+        columnDefinitions: headersSent ? [] : printer.columns,
+        rows: [tableRow(printer, served(obj, req.res), ctx.nowMs(), include)],
+      };
+      headersSent = true;
+      return `{"type":"${type}","object":${JSON.stringify(t)}}\n`;
+    }
+    const view = served(obj, req.res);
+    let json: string | undefined;
+    if (entry && view === entry.object) {
+      entry.json ??= new Map();
+      json = entry.json.get(view.apiVersion);
+      if (json === undefined) {
+        json = JSON.stringify(view);
+        entry.json.set(view.apiVersion, json);
+      }
+    } else json = JSON.stringify(view);
+    return `{"type":"${type}","object":${json}}\n`;
+  };
+  const finish = () => {
+    if (ended) return;
+    ended = true;
+    ctx.hub.remove(watcher);
+    closing.delete(finish);
+    for (const t of timers) clearTimeout(t);
+    res.end();
+  };
+  const watcher: Watcher = {
+    gk: gkOf(req.res.apiVersion, req.res.kind),
+    filter,
+    send: (type, entry, obj) => write(encode(type, entry, obj)),
+    end: finish,
+  };
+  closing.add(finish);
+  res.on('close', finish);
+  const rvParam = req.query.get('resourceVersion');
+  if (rvParam === null || rvParam === '' || rvParam === '0') {
+    // Synthetic ADDED events for the current state, then live events.
+    for (const o of listObjects(ctx, req.res, req.res.namespaced ? req.namespace : undefined, null, null))
+      if (matchesFilter(o, filter)) write(encode('ADDED', undefined, o));
+    ctx.hub.add(watcher);
+  } else {
+    const rv = Number(rvParam);
+    if (!/^\d+$/.test(rvParam) || !ctx.hub.add(watcher, rv)) {
+      const st = expired(rvParam, ctx.hub.oldestRv + 1);
+      write(`{"type":"ERROR","object":${JSON.stringify(st)}}\n`);
+      finish();
+      return;
+    }
+  }
+  const timeout = Number(req.query.get('timeoutSeconds'));
+  if (Number.isFinite(timeout) && timeout > 0) timers.push(setTimeout(finish, timeout * 1000));
+  if (bookmarks) {
+    const tick = () => {
+      const bm = {
+        kind: req.res.kind,
+        apiVersion: req.res.apiVersion,
+        metadata: { resourceVersion: String(ctx.hub.currentRv) },
+      };
+      write(`{"type":"BOOKMARK","object":${JSON.stringify(bm)}}\n`);
+      timers.push(setTimeout(tick, 10_000));
+    };
+    timers.push(setTimeout(tick, 1000));
+  }
+}

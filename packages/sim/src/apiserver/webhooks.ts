@@ -1,0 +1,254 @@
+// External admission (controllers: none): the server calls the webhooks of
+// MutatingWebhookConfiguration and ValidatingWebhookConfiguration objects over
+// HTTPS with AdmissionReview v1, trusting each webhook's `caBundle`, and
+// honours `rules`, `namespaceSelector`, `objectSelector`, `failurePolicy` and
+// `timeoutSeconds`, as kube-apiserver does. Mutating webhooks run first, in
+// configuration-name order, their JSONPatch responses applied in turn; then
+// validating webhooks. `clientConfig.service` has no cluster network here: it
+// is reached at `https://127.0.0.1:<port><path>` (an approximation).
+import { randomUUID } from 'node:crypto';
+import { request } from 'node:https';
+import type { KubeObject } from '@kruise-ts/api';
+import { applyJsonPatch, matchesLabelSelector } from '@kruise-ts/core';
+import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import type { Simulation } from '../simulation';
+import type { WebhookRunner } from './objects';
+import type { Registry, ResourceInfo } from './registry';
+import { type StatusObject, status } from './status';
+
+interface Rule {
+  operations?: string[];
+  apiGroups?: string[];
+  apiVersions?: string[];
+  resources?: string[];
+  scope?: string;
+}
+
+interface Webhook {
+  name: string;
+  clientConfig?: {
+    url?: string;
+    caBundle?: string;
+    service?: { namespace?: string; name?: string; path?: string; port?: number };
+  };
+  rules?: Rule[];
+  namespaceSelector?: LabelSelector;
+  objectSelector?: LabelSelector;
+  failurePolicy?: 'Fail' | 'Ignore';
+  timeoutSeconds?: number;
+}
+
+type Verdict = { ok: true; object?: KubeObject } | { ok: false; status: StatusObject };
+
+const has = (list: string[] | undefined, v: string) => (list ?? []).includes('*') || (list ?? []).includes(v);
+
+/** Whether a rule matches a request (operations, group, version, resource[/sub], scope). */
+export function ruleMatches(rule: Rule, res: ResourceInfo, op: string, sub: string | undefined): boolean {
+  if (!has(rule.operations, op) || !has(rule.apiGroups, res.group) || !has(rule.apiVersions, res.version))
+    return false;
+  const full = sub ? `${res.plural}/${sub}` : res.plural;
+  const resources = rule.resources ?? [];
+  const resOk = resources.some(
+    (r) =>
+      r === full ||
+      r === '*/*' ||
+      (r === '*' && !sub) ||
+      (sub !== undefined && r === `*/${sub}`) ||
+      (sub !== undefined && r === `${res.plural}/*`),
+  );
+  if (!resOk) return false;
+  const scope = rule.scope ?? '*';
+  return scope === '*' || (scope === 'Namespaced') === res.namespaced;
+}
+
+/** Calls the webhooks of the stored configurations. */
+export class HttpWebhookRunner implements WebhookRunner {
+  constructor(
+    private readonly sim: Simulation,
+    _registry: Registry,
+  ) {}
+
+  private hooks(kind: string): Webhook[] {
+    const cfgs = this.sim.store.list('admissionregistration.k8s.io/v1', kind);
+    return cfgs.flatMap((c) =>
+      ((c as { webhooks?: Webhook[] }).webhooks ?? []).filter((w) => w && typeof w.name === 'string'),
+    );
+  }
+
+  private selected(
+    w: Webhook,
+    res: ResourceInfo,
+    op: string,
+    sub: string | undefined,
+    obj: KubeObject | undefined,
+    old: KubeObject | undefined,
+  ): boolean {
+    if (!(w.rules ?? []).some((r) => ruleMatches(r, res, op, sub))) return false;
+    const target = obj ?? old;
+    if (w.objectSelector) {
+      const a = obj ? matchesLabelSelector(w.objectSelector, obj.metadata.labels ?? {}) : false;
+      const b = old ? matchesLabelSelector(w.objectSelector, old.metadata.labels ?? {}) : false;
+      if (!a && !b) return false;
+    }
+    if (w.namespaceSelector && target) {
+      let labels: Record<string, string> | undefined;
+      if (res.kind === 'Namespace') labels = target.metadata.labels;
+      else if (res.namespaced)
+        labels = this.sim.store.get('v1', 'Namespace', undefined, target.metadata.namespace ?? '')?.metadata
+          .labels;
+      if (res.namespaced || res.kind === 'Namespace')
+        if (!matchesLabelSelector(w.namespaceSelector, labels ?? {})) return false;
+    }
+    return true;
+  }
+
+  async admit(
+    res: ResourceInfo,
+    operation: 'CREATE' | 'UPDATE' | 'DELETE',
+    object: KubeObject | undefined,
+    old: KubeObject | undefined,
+    sub: string | undefined,
+    dryRun: boolean,
+  ): Promise<Verdict> {
+    if (res.group === 'admissionregistration.k8s.io') return { ok: true };
+    let cur = object;
+    let mutated = false;
+    for (const w of this.hooks('MutatingWebhookConfiguration')) {
+      if (!this.selected(w, res, operation, sub, cur, old)) continue;
+      const v = await this.call(w, res, operation, cur, old, sub, dryRun, true);
+      if (!v.ok) return v;
+      if (v.object) {
+        cur = v.object;
+        mutated = true;
+      }
+    }
+    for (const w of this.hooks('ValidatingWebhookConfiguration')) {
+      if (!this.selected(w, res, operation, sub, cur, old)) continue;
+      const v = await this.call(w, res, operation, cur, old, sub, dryRun, false);
+      if (!v.ok) return v;
+    }
+    return mutated ? { ok: true, object: cur } : { ok: true };
+  }
+
+  private async call(
+    w: Webhook,
+    res: ResourceInfo,
+    operation: string,
+    object: KubeObject | undefined,
+    old: KubeObject | undefined,
+    sub: string | undefined,
+    dryRun: boolean,
+    mutating: boolean,
+  ): Promise<Verdict> {
+    const target = object ?? old;
+    const gvk = { group: res.group, version: res.version, kind: res.kind };
+    const gvr = { group: res.group, version: res.version, resource: res.plural };
+    const uid = randomUUID();
+    const review = {
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid,
+        kind: gvk,
+        resource: gvr,
+        subResource: sub,
+        requestKind: gvk,
+        requestResource: gvr,
+        requestSubResource: sub,
+        name: target?.metadata.name ?? '',
+        namespace: target?.metadata.namespace,
+        operation,
+        userInfo: { username: 'kruise-ts:user', groups: ['system:authenticated'] },
+        object: object ?? null,
+        oldObject: old ?? null,
+        dryRun,
+        options: {
+          kind: `${operation[0]}${operation.slice(1).toLowerCase()}Options`,
+          apiVersion: 'meta.k8s.io/v1',
+        },
+      },
+    };
+    const failed = (msg: string): Verdict =>
+      w.failurePolicy === 'Ignore'
+        ? { ok: true }
+        : {
+            ok: false,
+            status: status(
+              500,
+              'InternalError',
+              `Internal error occurred: failed calling webhook "${w.name}": ${msg}`,
+            ),
+          };
+    let reply: unknown;
+    try {
+      reply = await post(w, JSON.stringify(review));
+    } catch (e) {
+      return failed((e as Error).message);
+    }
+    const resp = (reply as { response?: Record<string, any> })?.response;
+    if (!resp || typeof resp !== 'object') return failed('the webhook returned no response');
+    if (resp.allowed !== true) {
+      const st = (resp.status ?? {}) as { code?: number; message?: string; reason?: string };
+      return {
+        ok: false,
+        status: status(
+          st.code && st.code >= 400 ? st.code : 400,
+          st.reason ?? 'BadRequest',
+          `admission webhook "${w.name}" denied the request${st.message ? `: ${st.message}` : ' without explanation'}`,
+        ),
+      };
+    }
+    if (mutating && object && typeof resp.patch === 'string' && resp.patch !== '') {
+      try {
+        const ops = JSON.parse(Buffer.from(resp.patch, 'base64').toString('utf8'));
+        return { ok: true, object: applyJsonPatch(object as never, ops) as unknown as KubeObject };
+      } catch (e) {
+        return failed(`invalid patch: ${(e as Error).message}`);
+      }
+    }
+    return { ok: true };
+  }
+}
+
+function post(w: Webhook, body: string): Promise<unknown> {
+  const cc = w.clientConfig ?? {};
+  let url: URL;
+  if (cc.url) url = new URL(cc.url);
+  else if (cc.service) url = new URL(`https://127.0.0.1:${cc.service.port ?? 443}${cc.service.path ?? '/'}`);
+  else return Promise.reject(new Error('no clientConfig url or service'));
+  const timeoutMs = Math.min(30, Math.max(1, w.timeoutSeconds ?? 10)) * 1000;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+        },
+        ca: cc.caBundle ? Buffer.from(cc.caBundle, 'base64') : undefined,
+        servername: cc.service ? `${cc.service.name}.${cc.service.namespace}.svc` : undefined,
+        timeout: timeoutMs,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          if ((res.statusCode ?? 0) >= 300) return reject(new Error(`HTTP ${res.statusCode}`));
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          } catch (e) {
+            reject(e);
+          }
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () =>
+      req.destroy(new Error(`context deadline exceeded (timeout ${timeoutMs / 1000}s)`)),
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}

@@ -1,0 +1,376 @@
+// Writes through the simulation (guide §E, §I): create (201, generateName,
+// namespace checks), replace (409 on a stale resourceVersion), patch (merge,
+// JSON, strategic for built-ins, server-side apply), the status and scale
+// subresources, and delete with preconditions, grace periods and
+// propagation. Every write goes through `sim.act`, so the admission chain
+// runs (defaults, validation, sidecar injection) and the cluster settles.
+import type { KubeObject } from '@kruise-ts/api';
+import type { ObjectRef } from '@kruise-ts/core';
+import type { WriteResult } from '../store';
+import { type ApiContext, getObject, type Reply, readPath, served, toScale, writePath } from './objects';
+import { applyPatch, CR_PATCH_TYPES, parsePatchBody, patchKind, withManagedField } from './patch';
+import type { ResourceInfo } from './registry';
+import {
+  alreadyExists,
+  badRequest,
+  conflictStatus,
+  invalidStatus,
+  notFoundStatus,
+  type StatusObject,
+  status,
+  unsupportedMediaType,
+} from './status';
+
+/** A parsed write request. */
+export interface WriteRequest {
+  res: ResourceInfo;
+  namespace?: string;
+  name?: string;
+  sub?: string;
+  query: URLSearchParams;
+  contentType?: string;
+  body: string;
+}
+
+const SOURCE = 'api';
+
+const fail = (s: StatusObject): Reply => ({ code: s.code, body: s });
+
+function refOf(res: ResourceInfo, obj: KubeObject): ObjectRef {
+  const r: ObjectRef = { apiVersion: obj.apiVersion, kind: res.kind, name: obj.metadata.name ?? '' };
+  if (obj.metadata.namespace) r.namespace = obj.metadata.namespace;
+  return r;
+}
+
+/** Maps a failed store write to a Status. */
+export function writeFailure(
+  r: Extract<WriteResult, { ok: false }>,
+  res: ResourceInfo,
+  name: string,
+): StatusObject {
+  switch (r.code) {
+    case 404:
+      return notFoundStatus(res, name);
+    case 409:
+      if (r.reason === 'AlreadyExists') return alreadyExists(res, name);
+      return conflictStatus(res, name, r.message.startsWith('Precondition') ? r.message : undefined);
+    case 422:
+      if (r.message.startsWith('Internal error')) return status(500, 'InternalError', r.message);
+      return invalidStatus(res, name, r.errors ?? [], r.message.replace(/^The /, ''));
+    default:
+      return badRequest(r.message);
+  }
+}
+
+function parseObject(text: string): KubeObject | StatusObject {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return badRequest(`the body of the request could not be decoded: ${(e as Error).message}`);
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    return badRequest('the body of the request must be a JSON object');
+  const o = v as KubeObject;
+  if (o.metadata === undefined) o.metadata = {};
+  if (o.metadata === null || typeof o.metadata !== 'object' || Array.isArray(o.metadata))
+    return badRequest('metadata must be an object');
+  return o;
+}
+
+const isStatus = (v: unknown): v is StatusObject => (v as StatusObject)?.kind === 'Status';
+
+/** Fills apiVersion/kind from the path and checks namespace and name against it. */
+function normalize(req: WriteRequest, obj: KubeObject, nameRequired: boolean): KubeObject | StatusObject {
+  const { res } = req;
+  if (obj.apiVersion === undefined || obj.apiVersion === '') obj = { ...obj, apiVersion: res.apiVersion };
+  if (obj.kind === undefined || obj.kind === '') obj = { ...obj, kind: res.kind };
+  if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string')
+    return badRequest('apiVersion and kind must be strings');
+  const group = obj.apiVersion.includes('/') ? obj.apiVersion.split('/')[0] : '';
+  if (group !== res.group || obj.kind !== res.kind)
+    return badRequest(
+      `the API version in the data (${obj.apiVersion}) does not match the expected API version (${res.apiVersion})`,
+    );
+  const meta = { ...obj.metadata };
+  if (res.namespaced) {
+    if (meta.namespace && meta.namespace !== req.namespace)
+      return badRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
+    meta.namespace = req.namespace;
+  } else delete meta.namespace;
+  if (nameRequired && meta.name !== req.name)
+    return badRequest(
+      `the name of the object (${meta.name ?? ''}) does not match the name on the URL (${req.name})`,
+    );
+  return { ...obj, metadata: meta };
+}
+
+function namespaceMissing(ctx: ApiContext, req: WriteRequest): StatusObject | undefined {
+  if (!req.res.namespaced || !req.namespace) return undefined;
+  if (ctx.sim.store.get('v1', 'Namespace', undefined, req.namespace)) return undefined;
+  return status(404, 'NotFound', `namespaces "${req.namespace}" not found`, {
+    name: req.namespace,
+    kind: 'namespaces',
+  });
+}
+
+/** POST a collection. */
+export async function createObject(ctx: ApiContext, req: WriteRequest, parsed?: KubeObject): Promise<Reply> {
+  const p = parsed ?? parseObject(req.body);
+  if (isStatus(p)) return fail(p);
+  let obj = normalize(req, p, false);
+  if (isStatus(obj)) return fail(obj);
+  const missing = namespaceMissing(ctx, req);
+  if (missing) return fail(missing);
+  const fm = req.query.get('fieldManager');
+  if (fm && !parsed) obj = withManagedField(obj, fm, 'Update', ctx.sim.clock.now());
+  const name = obj.metadata.name ?? obj.metadata.generateName ?? '';
+  const dryRun = req.query.has('dryRun');
+  if (ctx.webhooks) {
+    const w = await ctx.webhooks.admit(req.res, 'CREATE', obj, undefined, undefined, dryRun);
+    if (!w.ok) return fail(w.status);
+    if (w.object) obj = w.object;
+  }
+  if (dryRun) return { code: 201, body: served(obj, req.res) };
+  const r = ctx.sim.act({ verb: 'create', object: obj, reason: 'Create' }, SOURCE);
+  if (!r.ok) return fail(writeFailure(r, req.res, name));
+  return { code: 201, body: served(r.object ?? obj, req.res) };
+}
+
+/** Runs an update of the main resource through webhooks and the store. */
+async function updateMain(
+  ctx: ApiContext,
+  req: WriteRequest,
+  current: KubeObject,
+  next: KubeObject,
+): Promise<Reply> {
+  const dryRun = req.query.has('dryRun');
+  if (ctx.webhooks) {
+    const w = await ctx.webhooks.admit(req.res, 'UPDATE', next, current, req.sub, dryRun);
+    if (!w.ok) return fail(w.status);
+    if (w.object) next = w.object;
+  }
+  if (dryRun) return { code: 200, body: served(next, req.res) };
+  const r = ctx.sim.act({ verb: 'update', object: next, reason: 'Update' }, SOURCE);
+  if (!r.ok) return fail(writeFailure(r, req.res, req.name ?? ''));
+  return { code: 200, body: served(r.object ?? next, req.res) };
+}
+
+function staleRv(current: KubeObject, rv: unknown): boolean {
+  return rv !== undefined && rv !== null && rv !== '' && rv !== current.metadata.resourceVersion;
+}
+
+async function writeStatus(
+  ctx: ApiContext,
+  req: WriteRequest,
+  current: KubeObject,
+  next: KubeObject,
+): Promise<Reply> {
+  if (staleRv(current, next.metadata?.resourceVersion)) return fail(conflictStatus(req.res, req.name ?? ''));
+  if (req.query.has('dryRun'))
+    return { code: 200, body: served({ ...current, status: next.status }, req.res) };
+  const r = ctx.sim.act(
+    { verb: 'updateStatus', target: refOf(req.res, current), status: next.status, reason: 'UpdateStatus' },
+    SOURCE,
+  );
+  if (!r.ok) return fail(writeFailure(r, req.res, req.name ?? ''));
+  return { code: 200, body: served(r.object ?? current, req.res) };
+}
+
+async function writeScale(
+  ctx: ApiContext,
+  req: WriteRequest,
+  current: KubeObject,
+  replicas: unknown,
+): Promise<Reply> {
+  const sp = req.res.scale!;
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0)
+    return fail(
+      invalidStatus({ ...req.res, group: 'autoscaling', kind: 'Scale' }, req.name ?? '', [
+        {
+          type: 'FieldValueInvalid',
+          field: 'spec.replicas',
+          badValue: replicas,
+          detail: 'must be greater than or equal to 0',
+        },
+      ]),
+    );
+  if (readPath(current, sp.specReplicasPath) === replicas)
+    return { code: 200, body: toScale(current, req.res) };
+  const reply = await updateMain(
+    ctx,
+    { ...req, sub: 'scale' },
+    current,
+    writePath(current, sp.specReplicasPath, replicas),
+  );
+  if (reply.code !== 200) return reply;
+  return { code: 200, body: toScale(reply.body as KubeObject, req.res) };
+}
+
+/** PUT an object or its status/scale subresource. */
+export async function replaceObject(ctx: ApiContext, req: WriteRequest): Promise<Reply> {
+  const p = parseObject(req.body);
+  if (isStatus(p)) return fail(p);
+  const current = getObject(ctx, req.res, req.namespace, req.name ?? '');
+  if (!current) return fail(notFoundStatus(req.res, req.name ?? ''));
+  if (req.sub === 'scale') {
+    if (staleRv(current, p.metadata.resourceVersion)) return fail(conflictStatus(req.res, req.name ?? ''));
+    return writeScale(ctx, req, current, (p.spec as { replicas?: unknown } | undefined)?.replicas);
+  }
+  const obj = normalize(req, p, true);
+  if (isStatus(obj)) return fail(obj);
+  if (req.sub === 'status') return writeStatus(ctx, req, current, obj);
+  return updateMain(ctx, req, current, obj);
+}
+
+/** PATCH an object or its status/scale subresource. */
+export async function patchObject(ctx: ApiContext, req: WriteRequest): Promise<Reply> {
+  const kind = patchKind(req.contentType);
+  const types = req.res.custom ? CR_PATCH_TYPES : `${CR_PATCH_TYPES}, application/strategic-merge-patch+json`;
+  if (!kind) return fail(unsupportedMediaType(types));
+  if (kind === 'strategic' && req.res.custom && req.sub !== 'scale') return fail(unsupportedMediaType(types));
+  const manager = req.query.get('fieldManager') ?? undefined;
+  if (kind === 'apply' && !manager)
+    return fail(
+      badRequest(
+        'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+      ),
+    );
+  let patch: unknown;
+  try {
+    patch = parsePatchBody(kind, req.body);
+  } catch (e) {
+    return fail(badRequest(`the body of the request could not be decoded: ${(e as Error).message}`));
+  }
+  const current = getObject(ctx, req.res, req.namespace, req.name ?? '');
+  if (!current) {
+    if (
+      kind === 'apply' &&
+      !req.sub &&
+      patch !== null &&
+      typeof patch === 'object' &&
+      !Array.isArray(patch)
+    ) {
+      const obj = normalize(req, patch as KubeObject, true);
+      if (isStatus(obj)) return fail(obj);
+      return createObject(ctx, req, withManagedField(obj, manager ?? '', 'Apply', ctx.sim.clock.now()));
+    }
+    return fail(notFoundStatus(req.res, req.name ?? ''));
+  }
+  const base = req.sub === 'scale' ? (toScale(current, req.res) as unknown as KubeObject) : current;
+  let patched: KubeObject;
+  try {
+    patched = applyPatch(base, kind === 'strategic' && req.sub === 'scale' ? 'merge' : kind, patch, {
+      manager,
+      now: ctx.sim.clock.now(),
+    });
+  } catch (e) {
+    return fail(
+      status(
+        422,
+        'Invalid',
+        `the server rejected our request due to an error in our request: ${(e as Error).message}`,
+      ),
+    );
+  }
+  if (
+    patched === null ||
+    typeof patched !== 'object' ||
+    Array.isArray(patched) ||
+    typeof patched.metadata !== 'object' ||
+    patched.metadata === null
+  )
+    return fail(status(422, 'Invalid', 'the patched object is not a valid object'));
+  if (req.sub === 'scale') {
+    if (staleRv(current, patched.metadata.resourceVersion))
+      return fail(conflictStatus(req.res, req.name ?? ''));
+    return writeScale(ctx, req, current, (patched.spec as { replicas?: unknown } | undefined)?.replicas);
+  }
+  const obj = normalize(req, patched, true);
+  if (isStatus(obj)) return fail(obj);
+  if (req.sub === 'status') return writeStatus(ctx, req, current, obj);
+  return updateMain(ctx, req, current, obj);
+}
+
+interface DeleteOptions {
+  propagationPolicy?: string;
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+/** Reads DeleteOptions from the body (optional) and the query. */
+export function deleteOptions(req: WriteRequest): DeleteOptions | StatusObject {
+  let opts: DeleteOptions = {};
+  if (req.body.trim() !== '') {
+    try {
+      const v = JSON.parse(req.body);
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) opts = v as DeleteOptions;
+      else return badRequest('DeleteOptions must be a JSON object');
+    } catch (e) {
+      return badRequest(`the body of the request could not be decoded: ${(e as Error).message}`);
+    }
+  }
+  const g = req.query.get('gracePeriodSeconds');
+  if (g !== null && Number.isFinite(Number(g))) opts.gracePeriodSeconds = Number(g);
+  const pp = req.query.get('propagationPolicy');
+  if (pp) opts.propagationPolicy = pp;
+  return opts;
+}
+
+/** DELETE one object. */
+export async function deleteObject(ctx: ApiContext, req: WriteRequest, current?: KubeObject): Promise<Reply> {
+  const opts = deleteOptions(req);
+  if (isStatus(opts)) return fail(opts);
+  const obj = current ?? getObject(ctx, req.res, req.namespace, req.name ?? '');
+  if (!obj) return fail(notFoundStatus(req.res, req.name ?? ''));
+  const name = obj.metadata.name ?? '';
+  if (ctx.webhooks) {
+    const w = await ctx.webhooks.admit(req.res, 'DELETE', undefined, obj, undefined, req.query.has('dryRun'));
+    if (!w.ok) return fail(w.status);
+  }
+  if (req.query.has('dryRun')) return { code: 200, body: served(obj, req.res) };
+  const pre = opts.preconditions ?? undefined;
+  if (pre?.uid && pre.uid !== obj.metadata.uid)
+    return fail(
+      conflictStatus(
+        req.res,
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid}`,
+      ),
+    );
+  if (pre?.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion)
+    return fail(
+      conflictStatus(
+        req.res,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`,
+      ),
+    );
+  if (opts.propagationPolicy === 'Orphan' && obj.metadata.uid) orphanDependents(ctx, obj.metadata.uid);
+  const target = refOf(req.res, obj);
+  let r: WriteResult;
+  if (typeof opts.gracePeriodSeconds === 'number' && obj.kind === 'Pod') {
+    r = ctx.sim.store.delete(target, SOURCE, {
+      gracePeriodSeconds: Math.max(0, opts.gracePeriodSeconds),
+      reason: 'Delete',
+    });
+    ctx.sim.advance(0);
+  } else r = ctx.sim.act({ verb: 'delete', target, reason: 'Delete' }, SOURCE);
+  if (!r.ok) return fail(writeFailure(r, req.res, name));
+  const after = getObject(ctx, req.res, req.namespace, name);
+  return { code: 200, body: served(after ?? obj, req.res) };
+}
+
+/** Orphan propagation: dependents lose the owner reference before the owner goes. */
+function orphanDependents(ctx: ApiContext, uid: string): void {
+  for (const dep of ctx.sim.store.listOwnedBy(uid)) {
+    const refs = (dep.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
+    ctx.sim.store.update(
+      { ...dep, metadata: { ...dep.metadata, ownerReferences: refs } },
+      'garbage-collector',
+      'Orphan',
+    );
+  }
+}

@@ -1,0 +1,146 @@
+// The controller loop: a coalescing work queue of object keys; each reconcile
+// builds its input from the store through the registered controller, applies
+// the returned actions (through admission and the store), keeps the returned
+// controllerState, and schedules `requeueAfterSeconds`. Change notifications
+// enqueue the changed object's own controller and its controller owners.
+import type { KubeObject } from '@kruise-ts/api';
+import { type Action, type FeatureGates, formatFieldError } from '@kruise-ts/core';
+import type { Rng } from './compat';
+import type { ControllerRegistration, ControllerRegistry } from './controllers';
+import type { SimEvent } from './events';
+import { displayName, keyOf, objectKey } from './keys';
+import type { Change, Store, WriteResult } from './store';
+import type { VirtualClock } from './time';
+import { WorkQueue } from './workqueue';
+
+/** What the loop needs from the simulation. */
+export interface LoopDeps {
+  store: Store;
+  clock: VirtualClock;
+  rng: Rng;
+  registry: ControllerRegistry;
+  featureGates: Partial<FeatureGates>;
+  /** Counters; the loop adds its reconciles. */
+  stats: { reconciles: number };
+  /** A key reconciled more often than this in one step is deferred. */
+  maxPerStep: number;
+  record(e: Omit<SimEvent, 't' | 'time'>): void;
+  /** Schedules a requeue of `key` `delayMs` from now; returns nothing. */
+  scheduleRequeue(key: string, delayMs: number): void;
+  /** Applies one action as `source` (and logs it). */
+  applyAction(a: Action, source: string): WriteResult;
+}
+
+/** The controller loop. */
+export class ControllerLoop {
+  private readonly work = new WorkQueue();
+  private readonly lastErrors = new Map<string, string>();
+  private readonly counts = new Map<string, number>();
+  private readonly watchers: ControllerRegistration[];
+
+  constructor(private readonly d: LoopDeps) {
+    this.watchers = d.registry.all().filter((r) => r.watches !== undefined);
+  }
+
+  /** True when a key waits. */
+  get pending(): boolean {
+    return this.work.length > 0;
+  }
+
+  /** Enqueues a key (a requeue came due). */
+  enqueue(key: string): void {
+    if (this.d.store.getByKey(key)) this.work.add(key);
+  }
+
+  /** A new step began: the per-step reconcile counts restart. */
+  newStep(): void {
+    this.counts.clear();
+  }
+
+  /** Enqueues the controllers a change concerns. */
+  onChange(c: Change): void {
+    const obj = c.object;
+    const reg = this.d.registry;
+    // The object's own controller (not for its own status writes).
+    const own = reg.forKind(obj.apiVersion, obj.kind);
+    if (
+      own &&
+      c.type !== 'deleted' &&
+      !(c.verb === 'updateStatus' && c.source === `controller:${own.name ?? own.kind}`)
+    )
+      this.work.add(c.key);
+    if (c.type === 'deleted') {
+      this.d.store.setControllerState(c.key, undefined);
+      this.lastErrors.delete(c.key);
+    }
+    // Owners with a registered controller.
+    for (const ref of obj.metadata.ownerReferences ?? []) {
+      if (!reg.forKind(ref.apiVersion, ref.kind)) continue;
+      this.work.add(keyOf(ref.apiVersion, ref.kind, obj.metadata.namespace, ref.name));
+    }
+    for (const w of this.watchers)
+      for (const o of w.watches?.(c, this.d.store) ?? []) this.work.add(objectKey(o));
+  }
+
+  /** Runs one reconcile (the next key). */
+  drainOne(): void {
+    const key = this.work.next();
+    if (key === undefined) return;
+    const obj = this.d.store.getByKey(key);
+    if (!obj) return;
+    const reg = this.d.registry.forKind(obj.apiVersion, obj.kind);
+    if (!reg) return;
+    const name = reg.name ?? reg.kind;
+    const n = (this.counts.get(key) ?? 0) + 1;
+    this.counts.set(key, n);
+    if (n > this.d.maxPerStep) {
+      if (n === this.d.maxPerStep + 1)
+        this.d.record({
+          type: 'ReconcileLoop',
+          object: displayName(obj),
+          source: `controller:${name}`,
+          detail: { reconciles: this.d.maxPerStep },
+        });
+      this.d.scheduleRequeue(key, 1);
+      return;
+    }
+    this.reconcile(key, obj, name, reg);
+  }
+
+  private reconcile(key: string, obj: KubeObject, name: string, reg: ControllerRegistration): void {
+    const { store, clock } = this.d;
+    const source = `controller:${name}`;
+    this.d.stats.reconciles++;
+    let result: ReturnType<ControllerRegistration['reconcile']>;
+    try {
+      result = reg.reconcile(store, obj, clock.now(), store.getControllerState(key), {
+        featureGates: this.d.featureGates,
+        seed: this.d.rng.int(2 ** 31),
+      });
+    } catch (e) {
+      this.d.record({
+        type: 'ReconcileError',
+        object: displayName(obj),
+        source,
+        detail: { message: e instanceof Error ? e.message : String(e) },
+      });
+      this.d.scheduleRequeue(key, 5000);
+      return;
+    }
+    if ('controllerState' in result) store.setControllerState(key, result.controllerState);
+    const errs = (result.errors ?? []).map(formatFieldError).join('; ');
+    if (errs !== (this.lastErrors.get(key) ?? '')) {
+      if (errs)
+        this.d.record({
+          type: 'ReconcileError',
+          object: displayName(obj),
+          source,
+          detail: { message: errs },
+        });
+      this.lastErrors.set(key, errs);
+    }
+    for (const a of result.actions) this.d.applyAction(a, source);
+    if (result.requeueAfterSeconds !== undefined && result.requeueAfterSeconds > 0)
+      this.d.scheduleRequeue(key, result.requeueAfterSeconds * 1000);
+  }
+}

@@ -1,0 +1,131 @@
+// The one place controllers are registered with the simulator. A controller is
+// a pure reconcile function from its package plus a few lines that build its
+// input from the store (the object, its owned pods/revisions/PVCs, nodes, now,
+// controllerState). Each later controller (Advanced StatefulSet, DaemonSet,
+// SidecarSet, UnitedDeployment, image and container-restart controllers) plugs
+// in with one `registerController(...)` line at the bottom of this file.
+import type { KubeObject } from '@kruise-ts/api';
+import type { FeatureGates, ReconcileResult } from '@kruise-ts/core';
+import type { AdmissionChain } from './admission';
+import { groupOf } from './keys';
+import { cloneSetController } from './kinds/cloneset';
+import { daemonSetController } from './kinds/daemonset';
+import { deploymentController } from './kinds/deployment';
+import { nativeStatefulSetController } from './kinds/nativeStatefulSet';
+import {
+  advancedCronJobController,
+  containerRecreateRequestController,
+  imageListPullJobController,
+  imagePullJobController,
+  nodeImageController,
+  nodeImageFromNodeController,
+} from './kinds/nodeops';
+import { replicaSetController } from './kinds/replicaset';
+import { sidecarSetController } from './kinds/sidecarset';
+import { admitStatefulSet, statefulSetController } from './kinds/statefulset';
+import { unitedDeploymentController } from './kinds/uniteddeployment';
+import type { Change, Store } from './store';
+
+/** What a reconcile gets besides the object. */
+export interface ReconcileEnv {
+  featureGates: Partial<FeatureGates>;
+  /** A fresh seed for this reconcile (drawn from the scenario seed). */
+  seed: number;
+}
+
+/** One controller: the kind it reconciles and how to call its pure function. */
+export interface ControllerRegistration {
+  kind: string;
+  apiVersion: string;
+  /** Name in logs (`controller:<name>`); defaults to the kind. */
+  name?: string;
+  /**
+   * Builds the input from the store and calls the pure reconcile. `state` is the
+   * `controllerState` the previous reconcile of this object returned.
+   */
+  reconcile: (
+    store: Store,
+    obj: KubeObject,
+    now: string,
+    state: unknown,
+    env: ReconcileEnv,
+  ) => ReconcileResult<unknown>;
+  /**
+   * Extra watches: objects of this controller's kind to enqueue when another
+   * object changes (owners through controller ownerReferences are enqueued
+   * without this).
+   */
+  watches?: (change: Change, store: Store) => KubeObject[];
+  /** Admission hooks of the kind (defaults + validation), registered with the controller. */
+  admission?: (chain: AdmissionChain) => void;
+}
+
+/** A set of controllers keyed by API group and kind. */
+export class ControllerRegistry {
+  private byKind = new Map<string, ControllerRegistration>();
+
+  /** Adds (or replaces) the controller of a kind. */
+  register(reg: ControllerRegistration): this {
+    this.byKind.set(`${groupOf(reg.apiVersion)}/${reg.kind}`, reg);
+    return this;
+  }
+
+  /** The controller of an object's kind. */
+  forKind(apiVersion: string, kind: string): ControllerRegistration | undefined {
+    return this.byKind.get(`${groupOf(apiVersion)}/${kind}`);
+  }
+
+  /** Every registration, in registration order. */
+  all(): ControllerRegistration[] {
+    return [...this.byKind.values()];
+  }
+
+  /** A copy (a simulation owns its registry). */
+  clone(): ControllerRegistry {
+    const c = new ControllerRegistry();
+    for (const r of this.byKind.values()) c.register(r);
+    return c;
+  }
+
+  /** Registers every controller's admission hooks into a chain. */
+  installAdmission(chain: AdmissionChain): AdmissionChain {
+    for (const r of this.byKind.values()) r.admission?.(chain);
+    return chain;
+  }
+}
+
+/** The default registry: every controller kruise-ts ships. */
+export const defaultRegistry = new ControllerRegistry();
+
+/** Registers a controller (into the default registry unless one is given). */
+export function registerController(
+  reg: ControllerRegistration,
+  registry: ControllerRegistry = defaultRegistry,
+): void {
+  registry.register(reg);
+}
+
+/** Objects in the store that name `owner` in an ownerReference, of one kind. */
+export function ownedOfKind<T extends KubeObject>(store: Store, owner: KubeObject, kind: string): T[] {
+  const uid = owner.metadata.uid;
+  if (!uid) return [];
+  return store.listOwnedBy(uid).filter((o) => o.kind === kind) as T[];
+}
+
+// ---- the controllers: one line each -------------------------------------------
+// A later controller adds `src/kinds/<kind>.ts` (its input builder and admission
+// hooks) and one line here, e.g. `registerController(statefulSetController);`.
+registerController(cloneSetController);
+registerController({ ...statefulSetController, admission: admitStatefulSet });
+registerController(daemonSetController);
+registerController(unitedDeploymentController);
+registerController(nativeStatefulSetController);
+registerController(deploymentController);
+registerController(replicaSetController);
+registerController(imagePullJobController);
+registerController(nodeImageController);
+registerController(nodeImageFromNodeController);
+registerController(imageListPullJobController);
+registerController(advancedCronJobController);
+registerController(containerRecreateRequestController);
+registerController(sidecarSetController);

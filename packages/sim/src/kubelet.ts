@@ -1,0 +1,420 @@
+// The kubelet model: for every pod bound to a node it pulls images (a per-node
+// image cache; concurrent pulls of one image share the pull), starts the
+// containers, reports readiness after the readiness delay, restarts only the
+// container whose image changed in place (reporting a new imageID), crashes or
+// fails readiness on a schedule or with a seeded probability, recomputes the
+// Ready condition from the readiness gates, and terminates deleted pods within
+// terminationGracePeriodSeconds. A failed node's kubelet keeps running its
+// containers but cannot write status until the node recovers.
+import type { KubeObject } from '@kruise-ts/api';
+import type { Container, Pod } from 'kubernetes-types/core/v1';
+import { jsonEqual } from './compat';
+import type { SimContext, SimPayload } from './context';
+import { objectKey } from './keys';
+import { NodeSide } from './nodeSide';
+import {
+  type ContainerRuntime,
+  composeStatus,
+  imageIDOf,
+  type PodRuntime,
+  podLabel,
+  runtimeSignature,
+} from './podStatus';
+
+/** The kubelets of all nodes (one model, per-node image caches). */
+export class Kubelet {
+  private pods = new Map<string, PodRuntime>();
+  private dirty = new Set<string>();
+  /** node → images present. */
+  private cache = new Map<string, Set<string>>();
+  /** node → image → pods waiting for the pull. */
+  private pulling = new Map<string, Map<string, Set<string>>>();
+  private ipCounter = 0;
+  private containerCounter = 0;
+  /** Containers started so far (for the summary). */
+  containersStarted = 0;
+  /** The kruise-daemon side of each node: NodeImage pulls and CRR restarts (nodeSide.ts). */
+  readonly nodeSide: NodeSide;
+
+  constructor(private readonly ctx: SimContext) {
+    this.nodeSide = new NodeSide(ctx, this);
+  }
+
+  /** Marks a pod for a sync pass (called from the store's change notifications). */
+  touch(podKey: string): void {
+    this.dirty.add(podKey);
+  }
+
+  /** True when any pod waits for a sync. */
+  get pending(): boolean {
+    return this.dirty.size > 0 || this.nodeSide.pending;
+  }
+
+  /** Images cached on a node (pre-pulled images can be seeded by the scenario). */
+  images(node: string): Set<string> {
+    let s = this.cache.get(node);
+    if (!s) {
+      s = new Set();
+      this.cache.set(node, s);
+    }
+    return s;
+  }
+
+  /** Syncs every touched pod: start, in-place restarts, termination, status. */
+  sync(): void {
+    do {
+      while (this.dirty.size > 0) {
+        const keys = [...this.dirty];
+        this.dirty.clear();
+        for (const key of keys) this.syncPod(key);
+      }
+      if (this.nodeSide.pending) this.nodeSide.sync();
+    } while (this.dirty.size > 0);
+  }
+
+  /**
+   * Pulls an image on a node for the daemon (a NodeImage tag), sharing the per-node cache and
+   * any pull already running. Returns true when the image is already present.
+   */
+  pullForDaemon(node: string, image: string): boolean {
+    if (this.images(node).has(image)) return true;
+    this.startPull(node, image);
+    return false;
+  }
+
+  /**
+   * Stops a running container the way a ContainerRecreateRequest does (spec/daemon.md §9.4): it
+   * exits within min(grace, termination time) and the kubelet restarts it like any exited
+   * container (restartCount + 1, a new containerID once it runs, §9.5). False when not running.
+   */
+  stopContainer(podUid: string, container: string, graceSeconds: number): boolean {
+    const rt = this.pods.get(podUid);
+    const c = rt?.containers.get(container);
+    if (!rt || !c || rt.terminating || c.state !== 'running') return false;
+    c.token++;
+    c.state = 'stopped';
+    c.ready = false;
+    c.finishedAt = this.ctx.clock.now();
+    this.ctx.log({
+      type: 'ContainerRestarting',
+      object: podLabel(rt),
+      source: `kubelet:${rt.node}`,
+      detail: { container: c.name, image: c.image, reason: 'ContainerRecreateRequest' },
+    });
+    const ms = Math.min(Math.max(graceSeconds, 2) * 1000, this.ctx.jittered(this.ctx.timings.terminationMs));
+    this.ctx.schedule(ms, { type: 'containerRestart', podUid: rt.uid, container: c.name, token: c.token });
+    this.touch(rt.key);
+    return true;
+  }
+
+  /** Re-reports the status of every pod on a node (after it recovers). */
+  resyncNode(node: string): void {
+    for (const p of this.ctx.store.listPodsOnNode(node)) {
+      const rt = p.metadata.uid ? this.pods.get(p.metadata.uid) : undefined;
+      if (rt?.awaitingFinalDelete) {
+        this.ctx.log({ type: 'PodTerminated', object: podLabel(rt), source: `kubelet:${rt.node}` });
+        this.pods.delete(rt.uid);
+        this.ctx.store.finishPodTermination(rt.key, `kubelet:${rt.node}`);
+      } else this.touch(objectKey(p));
+    }
+  }
+
+  /** Handles a kubelet event from the queue. */
+  handle(ev: SimPayload): void {
+    const now = this.ctx.clock.elapsedMs;
+    switch (ev.type) {
+      case 'imagePulled': {
+        this.images(ev.node).add(ev.image);
+        const waiting = this.pulling.get(ev.node)?.get(ev.image);
+        this.pulling.get(ev.node)?.delete(ev.image);
+        this.ctx.log({
+          type: 'ImagePulled',
+          object: `Node/${ev.node}`,
+          source: `kubelet:${ev.node}`,
+          detail: { image: ev.image },
+        });
+        this.nodeSide.onImagePulled(ev.node, ev.image);
+        for (const uid of [...(waiting ?? [])].sort()) {
+          const rt = this.pods.get(uid);
+          if (!rt || rt.terminating) continue;
+          for (const c of rt.containers.values())
+            if (c.state === 'pulling' && c.image === ev.image) this.startContainer(rt, c);
+        }
+        return;
+      }
+      case 'containerStarted':
+      case 'containerReady':
+      case 'containerCrash':
+      case 'containerRestart': {
+        const rt = this.pods.get(ev.podUid);
+        const c = rt?.containers.get(ev.container);
+        if (!rt || !c || c.token !== ev.token || rt.terminating) return;
+        if (ev.type === 'containerStarted') this.onStarted(rt, c, now);
+        else if (ev.type === 'containerReady') {
+          if (c.state !== 'running') return;
+          c.ready = true;
+          c.unreadyUntil = undefined;
+          this.ctx.log({
+            type: 'ContainerReady',
+            object: podLabel(rt),
+            source: `kubelet:${rt.node}`,
+            detail: { container: c.name },
+          });
+        } else if (ev.type === 'containerCrash') this.crash(rt, c, 'Error');
+        else {
+          // Restart after the crash back-off.
+          c.state = 'pulling';
+          c.restartCount++;
+          this.ensureImage(rt, c);
+          return;
+        }
+        this.touch(rt.key);
+        return;
+      }
+      case 'podTerminated': {
+        const rt = this.pods.get(ev.podUid);
+        if (!rt || rt.terminateToken !== ev.token) return;
+        if (this.ctx.nodeFailed(rt.node)) {
+          // The containers stopped, but the kubelet cannot reach the API server: the final delete waits for recovery.
+          rt.awaitingFinalDelete = true;
+          return;
+        }
+        this.ctx.log({ type: 'PodTerminated', object: podLabel(rt), source: `kubelet:${rt.node}` });
+        this.pods.delete(rt.uid);
+        this.ctx.store.finishPodTermination(rt.key, `kubelet:${rt.node}`);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Crashes a container (scheduled failure or seeded probability). */
+  crash(rt: PodRuntime, c: ContainerRuntime, reason: string): void {
+    c.token++;
+    c.state = 'crashed';
+    c.ready = false;
+    c.finishedAt = this.ctx.clock.now();
+    this.ctx.log({
+      type: 'ContainerCrashed',
+      object: podLabel(rt),
+      source: `kubelet:${rt.node}`,
+      detail: { container: c.name, reason },
+    });
+    this.ctx.schedule(this.ctx.timings.crashBackoffMs, {
+      type: 'containerRestart',
+      podUid: rt.uid,
+      container: c.name,
+      token: c.token,
+    });
+    this.touch(rt.key);
+  }
+
+  /** Makes a running container fail its readiness probe for `ms`. */
+  failReadiness(rt: PodRuntime, c: ContainerRuntime, ms: number): void {
+    if (c.state !== 'running') return;
+    c.token++;
+    c.ready = false;
+    c.unreadyUntil = this.ctx.clock.elapsedMs + ms;
+    this.ctx.log({
+      type: 'ReadinessFailed',
+      object: podLabel(rt),
+      source: `kubelet:${rt.node}`,
+      detail: { container: c.name, forSeconds: ms / 1000 },
+    });
+    this.ctx.schedule(ms, { type: 'containerReady', podUid: rt.uid, container: c.name, token: c.token });
+    this.touch(rt.key);
+  }
+
+  /** The runtime of a pod and its containers, for scheduled failures. */
+  runtime(uid: string): { rt: PodRuntime; containers: ContainerRuntime[] } | undefined {
+    const rt = this.pods.get(uid);
+    return rt ? { rt, containers: [...rt.containers.values()] } : undefined;
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private syncPod(key: string): void {
+    const pod = this.ctx.store.getByKey(key) as (KubeObject & Pod) | undefined;
+    if (!pod?.spec?.nodeName || !pod.metadata?.uid) return;
+    const uid = pod.metadata.uid;
+    let rt = this.pods.get(uid);
+    if (!rt) {
+      rt = {
+        uid,
+        key,
+        node: pod.spec.nodeName,
+        containers: new Map(),
+        terminating: false,
+        terminateToken: 0,
+        startTime: this.ctx.clock.now(),
+        podIP: `10.${(this.ipCounter >> 16) & 255}.${(this.ipCounter >> 8) & 255}.${this.ipCounter & 255}`,
+      };
+      this.ipCounter++;
+      this.pods.set(uid, rt);
+    }
+    if (pod.metadata.deletionTimestamp && !rt.terminating) this.terminate(rt, pod);
+    if (!rt.terminating) {
+      for (const spec of pod.spec.containers ?? []) this.syncContainer(rt, spec);
+    }
+    this.writeStatus(rt, pod);
+  }
+
+  private syncContainer(rt: PodRuntime, spec: Container): void {
+    const c = rt.containers.get(spec.name);
+    const image = spec.image ?? '';
+    if (!c) {
+      const nc: ContainerRuntime = {
+        name: spec.name,
+        image,
+        runningImage: image,
+        imageID: '',
+        state: 'pulling',
+        ready: false,
+        restartCount: 0,
+        token: 0,
+      };
+      rt.containers.set(spec.name, nc);
+      this.ensureImage(rt, nc);
+      return;
+    }
+    if (c.image !== image) {
+      // In-place update: only this container is killed and restarted with the new image.
+      c.token++;
+      c.image = image;
+      c.ready = false;
+      if (c.state === 'running') {
+        c.restartCount++;
+        c.finishedAt = this.ctx.clock.now();
+      }
+      c.state = 'pulling';
+      this.ctx.log({
+        type: 'ContainerRestarting',
+        object: podLabel(rt),
+        source: `kubelet:${rt.node}`,
+        detail: { container: c.name, image, reason: 'image changed' },
+      });
+      this.ensureImage(rt, c);
+    }
+  }
+
+  private ensureImage(rt: PodRuntime, c: ContainerRuntime): void {
+    const cached = this.images(rt.node);
+    if (cached.has(c.image)) {
+      this.startContainer(rt, c);
+      return;
+    }
+    this.startPull(rt.node, c.image).add(rt.uid);
+  }
+
+  /** Starts (or joins) the pull of an image on a node; returns the pods waiting for it. */
+  private startPull(node: string, image: string): Set<string> {
+    let byImage = this.pulling.get(node);
+    if (!byImage) {
+      byImage = new Map();
+      this.pulling.set(node, byImage);
+    }
+    let waiting = byImage.get(image);
+    if (!waiting) {
+      waiting = new Set();
+      byImage.set(image, waiting);
+      const t = this.ctx.timings.imagePull;
+      const ms = this.ctx.jittered(t.images[image] ?? t.defaultMs);
+      this.ctx.log({
+        type: 'ImagePulling',
+        object: `Node/${node}`,
+        source: `kubelet:${node}`,
+        detail: { image, seconds: ms / 1000 },
+      });
+      this.ctx.schedule(ms, { type: 'imagePulled', node, image });
+    }
+    return waiting;
+  }
+
+  private startContainer(rt: PodRuntime, c: ContainerRuntime): void {
+    c.state = 'starting';
+    c.token++;
+    this.ctx.schedule(this.ctx.jittered(this.ctx.timings.containerStartMs), {
+      type: 'containerStarted',
+      podUid: rt.uid,
+      container: c.name,
+      token: c.token,
+    });
+  }
+
+  private onStarted(rt: PodRuntime, c: ContainerRuntime, now: number): void {
+    if (c.state !== 'starting') return;
+    c.state = 'running';
+    c.containerID = `containerd://${(++this.containerCounter).toString(16).padStart(64, '0')}`;
+    c.runningImage = c.image;
+    c.imageID = imageIDOf(c.image);
+    c.startedAt = this.ctx.clock.now();
+    c.ready = false;
+    this.containersStarted++;
+    this.ctx.log({
+      type: 'ContainerStarted',
+      object: podLabel(rt),
+      source: `kubelet:${rt.node}`,
+      detail: { container: c.name, image: c.image },
+    });
+    const t = this.ctx.timings;
+    let readyIn = this.ctx.jittered(t.readinessDelayMs);
+    if (t.readinessFailureProbability > 0 && this.ctx.rng.next() < t.readinessFailureProbability) {
+      readyIn += t.readinessFailureMs;
+      this.ctx.log({
+        type: 'ReadinessFailed',
+        object: podLabel(rt),
+        source: `kubelet:${rt.node}`,
+        detail: { container: c.name, forSeconds: t.readinessFailureMs / 1000 },
+      });
+    }
+    c.unreadyUntil = now + readyIn;
+    this.ctx.schedule(readyIn, { type: 'containerReady', podUid: rt.uid, container: c.name, token: c.token });
+    if (t.crashProbability > 0 && this.ctx.rng.next() < t.crashProbability) {
+      const at = Math.max(1000, Math.floor(this.ctx.rng.next() * t.crashWithinMs));
+      this.ctx.schedule(at, { type: 'containerCrash', podUid: rt.uid, container: c.name, token: c.token });
+    }
+  }
+
+  private terminate(rt: PodRuntime, pod: Pod): void {
+    rt.terminating = true;
+    rt.terminateToken++;
+    for (const c of rt.containers.values()) {
+      c.token++;
+      c.ready = false;
+    }
+    const graceMs =
+      (pod.metadata?.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000;
+    const ms = Math.min(graceMs, this.ctx.jittered(this.ctx.timings.terminationMs));
+    this.ctx.log({
+      type: 'PodTerminating',
+      object: podLabel(rt),
+      source: `kubelet:${rt.node}`,
+      detail: { gracePeriodSeconds: graceMs / 1000 },
+    });
+    this.ctx.schedule(ms, { type: 'podTerminated', podUid: rt.uid, token: rt.terminateToken });
+  }
+
+  /** Writes the kubelet-owned part of the status when it changed (not while the node is failed). */
+  private writeStatus(rt: PodRuntime, pod: Pod): void {
+    if (this.ctx.nodeFailed(rt.node)) return;
+    // Nothing to do when neither the runtime nor the pod changed since the last write.
+    const sig = runtimeSignature(rt);
+    if (rt.lastSig === sig && rt.lastStatus === pod.status && rt.lastSpec === pod.spec) return;
+    rt.lastSig = sig;
+    rt.lastSpec = pod.spec;
+    const next = composeStatus(pod, rt, this.ctx.clock.now());
+    if (jsonEqual(next, pod.status)) {
+      rt.lastStatus = pod.status;
+      return;
+    }
+    const r = this.ctx.store.updateStatus(
+      { apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' },
+      next,
+      `kubelet:${rt.node}`,
+      'KubeletStatus',
+      true,
+    );
+    rt.lastStatus = r.ok ? (r.object?.status as Pod['status']) : undefined;
+  }
+}

@@ -1,0 +1,220 @@
+// The scheduler model: binds pending pods to nodes honouring resource requests
+// (cpu, memory, pod count), nodeSelector, required node affinity, taints and
+// tolerations, node readiness and `spec.unschedulable`. It scores feasible
+// nodes by least requested resources (ties: fewer pods, then name). A pod that
+// fits nowhere stays Pending with `PodScheduled=False, reason Unschedulable`
+// and a kube-scheduler style message ("0/3 nodes are available: 3 Insufficient cpu.").
+import type { KubeObject } from '@kruise-ts/api';
+import type { Node, Pod, PodCondition } from 'kubernetes-types/core/v1';
+import { findMatchingUntoleratedTaint, matchesRequiredNodeAffinity, quantityValue } from './compat';
+import type { SimContext } from './context';
+import { displayName, objectKey } from './keys';
+
+interface NodeUsage {
+  node: Node & KubeObject;
+  name: string;
+  cpu: number;
+  memory: number;
+  pods: number;
+  capCpu: number;
+  capMemory: number;
+  capPods: number;
+}
+
+/** Requests of a pod: sum over containers, at least the largest init container. */
+export function podRequests(pod: Pod): { cpu: number; memory: number } {
+  const sum = { cpu: 0, memory: 0 };
+  for (const c of pod.spec?.containers ?? []) {
+    sum.cpu += quantityValue(c.resources?.requests?.cpu) ?? 0;
+    sum.memory += quantityValue(c.resources?.requests?.memory) ?? 0;
+  }
+  for (const c of pod.spec?.initContainers ?? []) {
+    sum.cpu = Math.max(sum.cpu, quantityValue(c.resources?.requests?.cpu) ?? 0);
+    sum.memory = Math.max(sum.memory, quantityValue(c.resources?.requests?.memory) ?? 0);
+  }
+  return sum;
+}
+
+/** True when the node's Ready condition is True. */
+export function isNodeReady(node: Node): boolean {
+  return (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+/** The scheduler. */
+export class Scheduler {
+  /** Bumped whenever capacity may have freed or nodes changed; unschedulable pods retry then. */
+  private generation = 0;
+  private triedAt = new Map<string, number>();
+  private pendingKeys = new Set<string>();
+  bindings = 0;
+
+  constructor(private readonly ctx: SimContext) {}
+
+  /** A pod needs scheduling (or rescheduling after a change). */
+  notePending(podKey: string): void {
+    this.pendingKeys.add(podKey);
+  }
+
+  /** Capacity or nodes changed: retry pods that did not fit. */
+  bump(): void {
+    this.generation++;
+  }
+
+  /** Forgets a pod that is gone. */
+  forget(podKey: string, uid?: string): void {
+    this.pendingKeys.delete(podKey);
+    if (uid) this.triedAt.delete(uid);
+  }
+
+  /** True when any pod waits (and may now fit). */
+  get pending(): boolean {
+    for (const k of this.pendingKeys) {
+      const p = this.ctx.store.getByKey(k);
+      if (p && this.triedAt.get(p.metadata.uid ?? '') !== this.generation) return true;
+    }
+    return false;
+  }
+
+  /** Binds every pending pod that fits; marks the others Unschedulable. */
+  run(): void {
+    if (this.pendingKeys.size === 0) return;
+    const store = this.ctx.store;
+    const pods: (KubeObject & Pod)[] = [];
+    for (const k of this.pendingKeys) {
+      const p = store.getByKey(k) as (KubeObject & Pod) | undefined;
+      if (!p || p.spec?.nodeName || p.metadata.deletionTimestamp) {
+        this.pendingKeys.delete(k);
+        continue;
+      }
+      if (this.triedAt.get(p.metadata.uid ?? '') === this.generation) continue;
+      pods.push(p);
+    }
+    if (pods.length === 0) return;
+    // Oldest first (creation time, then name), as the scheduling queue's FIFO would.
+    pods.sort((a, b) => {
+      const ta = a.metadata.creationTimestamp ?? '';
+      const tb = b.metadata.creationTimestamp ?? '';
+      return ta < tb ? -1 : ta > tb ? 1 : objectKey(a) < objectKey(b) ? -1 : 1;
+    });
+    const usage = this.usage();
+    for (const pod of pods) this.scheduleOne(pod, usage);
+  }
+
+  private usage(): NodeUsage[] {
+    const out: NodeUsage[] = [];
+    for (const n of this.ctx.store.list('v1', 'Node') as (Node & KubeObject)[]) {
+      const cap = n.status?.allocatable ?? n.status?.capacity ?? {};
+      const u: NodeUsage = {
+        node: n,
+        name: n.metadata.name ?? '',
+        cpu: 0,
+        memory: 0,
+        pods: 0,
+        capCpu: quantityValue(cap.cpu) ?? Number.POSITIVE_INFINITY,
+        capMemory: quantityValue(cap.memory) ?? Number.POSITIVE_INFINITY,
+        capPods: quantityValue(cap.pods) ?? 110,
+      };
+      for (const p of this.ctx.store.listPodsOnNode(u.name) as Pod[]) {
+        const r = podRequests(p);
+        u.cpu += r.cpu;
+        u.memory += r.memory;
+        u.pods++;
+      }
+      out.push(u);
+    }
+    return out;
+  }
+
+  private scheduleOne(pod: KubeObject & Pod, usage: NodeUsage[]): void {
+    const req = podRequests(pod);
+    const reasons = new Map<string, number>();
+    const fail = (r: string): void => {
+      reasons.set(r, (reasons.get(r) ?? 0) + 1);
+    };
+    let best: NodeUsage | undefined;
+    let bestScore = Number.POSITIVE_INFINITY;
+    for (const u of usage) {
+      const why = this.filter(pod, u, req);
+      if (why) {
+        fail(why);
+        continue;
+      }
+      // Least requested: the average fraction used after placing the pod (non-zero defaults 100m / 200Mi, as kube-scheduler scores).
+      const cpu = (u.cpu + Math.max(req.cpu, 0.1)) / (Number.isFinite(u.capCpu) ? u.capCpu : 1e9);
+      const mem =
+        (u.memory + Math.max(req.memory, 200 * 1024 * 1024)) /
+        (Number.isFinite(u.capMemory) ? u.capMemory : 1e18);
+      const score = (cpu + mem) / 2 + u.pods / (u.capPods * 1e6);
+      if (score < bestScore) {
+        bestScore = score;
+        best = u;
+      }
+    }
+    const store = this.ctx.store;
+    const ref = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      namespace: pod.metadata.namespace,
+      name: pod.metadata.name ?? '',
+    };
+    if (!best) {
+      this.triedAt.set(pod.metadata.uid ?? '', this.generation);
+      const parts = [...reasons.entries()]
+        .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+        .map(([r, n]) => `${n} ${r}`);
+      const message = `0/${usage.length} nodes are available${parts.length ? `: ${parts.join(', ')}` : ''}.`;
+      const cond: PodCondition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message };
+      const old = (pod.status?.conditions ?? []).find((c) => c.type === 'PodScheduled');
+      if (old && old.status === 'False' && old.reason === 'Unschedulable' && old.message === message) return;
+      const conditions = [
+        ...(pod.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled'),
+        { ...cond, lastProbeTime: null as unknown as string, lastTransitionTime: this.ctx.clock.now() },
+      ];
+      store.updateStatus(
+        ref,
+        { ...(pod.status ?? {}), phase: 'Pending', conditions },
+        'scheduler',
+        'Unschedulable',
+      );
+      this.ctx.log({
+        type: 'FailedScheduling',
+        object: displayName(pod),
+        source: 'scheduler',
+        detail: { message },
+      });
+      return;
+    }
+    best.cpu += req.cpu;
+    best.memory += req.memory;
+    best.pods++;
+    this.pendingKeys.delete(objectKey(pod));
+    this.triedAt.delete(pod.metadata.uid ?? '');
+    // The binding subresource: nodeName and PodScheduled=True in one write.
+    if (!store.bind(objectKey(pod), best.name, 'scheduler').ok) return;
+    this.bindings++;
+    this.ctx.log({
+      type: 'Scheduled',
+      object: displayName(pod),
+      source: 'scheduler',
+      detail: { node: best.name },
+    });
+  }
+
+  /** Why the pod cannot go on the node, in kube-scheduler's words, or undefined when it fits. */
+  private filter(pod: Pod, u: NodeUsage, req: { cpu: number; memory: number }): string | undefined {
+    const node = u.node;
+    if (!isNodeReady(node)) return 'node(s) had untolerated taint {node.kubernetes.io/not-ready: }';
+    if (node.spec?.unschedulable) return 'node(s) were unschedulable';
+    const taint = findMatchingUntoleratedTaint(
+      node.spec?.taints,
+      pod.spec?.tolerations,
+      (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute',
+    );
+    if (taint) return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
+    if (!matchesRequiredNodeAffinity(pod, node)) return "node(s) didn't match Pod's node affinity/selector";
+    if (u.pods + 1 > u.capPods) return 'Too many pods';
+    if (u.cpu + req.cpu > u.capCpu + 1e-9) return 'Insufficient cpu';
+    if (u.memory + req.memory > u.capMemory) return 'Insufficient memory';
+    return undefined;
+  }
+}

@@ -1,0 +1,492 @@
+// The simulation: a discrete-event loop over a virtual clock. Each step takes
+// the events due at the next time (kubelet transitions, node timers, scheduled
+// failures, controller requeues), then settles the cluster at that time: the
+// kubelet syncs touched pods, the scheduler binds pending pods, and the
+// controller work queue is drained (each reconcile: input from the store →
+// pure reconcile → actions through admission + store → affected keys
+// enqueued). Then invariants are checked and the timeline sampled. Same
+// scenario and seed, same event log, byte for byte.
+import type { KubeObject } from '@kruise-ts/api';
+import type { Action, FeatureGates } from '@kruise-ts/core';
+import { AdmissionChain } from './admission';
+import { createRng, type Rng } from './compat';
+import { defaultTimings, type SimContext, type SimPayload, type Timings } from './context';
+import { ControllerLoop } from './controllerLoop';
+import { type ControllerRegistry, defaultRegistry } from './controllers';
+import { EventQueue } from './eventQueue';
+import { EventLog, type SimEvent } from './events';
+import { injectFailure, type ScheduledFailure } from './failures';
+import { InvariantChecker, type InvariantReport, type Violation } from './invariants';
+import { apiVersionOf, displayName, displayRef, objectKey } from './keys';
+import { Kubelet } from './kubelet';
+import { NodeLifecycle, nodeObject } from './nodes';
+import { defaultNodes, type SimStats, type SimulationOptions } from './options';
+import { Timeline } from './report/timeline';
+import { Scheduler } from './scheduler';
+import { type Change, Store, type WriteResult } from './store';
+import { DEFAULT_START_TIME, VirtualClock } from './time';
+
+export type { ScheduledFailure } from './failures';
+export { defaultNodes, type SimStats, type SimulationOptions } from './options';
+
+/** A running simulation. */
+export class Simulation {
+  readonly clock: VirtualClock;
+  readonly store: Store;
+  readonly log: EventLog;
+  readonly timeline = new Timeline();
+  readonly stats: SimStats = {
+    reconciles: 0,
+    podsCreated: 0,
+    podsDeleted: 0,
+    podsUpdatedInPlace: 0,
+    actionsFailed: 0,
+    steps: 0,
+  };
+  readonly registry: ControllerRegistry;
+  readonly admission: AdmissionChain;
+  readonly kubelet: Kubelet;
+  readonly scheduler: Scheduler;
+  readonly nodeLifecycle: NodeLifecycle;
+  readonly invariants: InvariantChecker;
+  private readonly queue = new EventQueue<SimPayload>();
+  private readonly rng: Rng;
+  private readonly ctx: SimContext;
+  private readonly resolution: number;
+  private readonly featureGates: Partial<FeatureGates>;
+  private readonly failures: ScheduledFailure[];
+  private requeueAt = new Map<string, number>();
+  private readonly loop: ControllerLoop;
+  private timelineDirty = true;
+  private lastCheckedMs = -1;
+  private settleListeners: ((sim: Simulation) => void)[] = [];
+
+  constructor(opts: SimulationOptions = {}) {
+    const seed = opts.seed ?? 1;
+    this.clock = new VirtualClock(opts.startTime ?? DEFAULT_START_TIME);
+    this.rng = createRng(seed);
+    this.resolution = Math.max(1, opts.resolutionMs ?? 1000);
+    this.featureGates = opts.featureGates ?? {};
+    this.failures = [...(opts.failures ?? [])];
+    this.log = new EventLog(opts.logLevel ?? 'all');
+    this.registry = (opts.registry ?? defaultRegistry).clone();
+    this.admission = this.registry.installAdmission(opts.admission?.clone() ?? new AdmissionChain());
+    this.store = new Store({
+      seed,
+      now: () => this.clock.now(),
+      nowMs: () => this.clock.elapsedMs,
+      at: (ms) => this.clock.at(ms),
+      admission: this.admission,
+      featureGates: this.featureGates,
+      freeze: opts.freezeObjects,
+    });
+    const timings: Timings = { ...defaultTimings, ...(opts.timings ?? {}) };
+    timings.imagePull = { ...defaultTimings.imagePull, ...(opts.timings?.imagePull ?? {}) };
+    this.ctx = {
+      store: this.store,
+      clock: this.clock,
+      rng: this.rng,
+      timings,
+      log: (e) => this.record(e),
+      schedule: (delay, payload) => this.schedule(delay, payload),
+      jittered: (ms) =>
+        timings.jitter > 0
+          ? Math.max(0, Math.round(ms * (1 + timings.jitter * (2 * this.rng.next() - 1))))
+          : ms,
+      nodeFailed: (name) => this.nodeLifecycle.isFailed(name),
+    };
+    this.kubelet = new Kubelet(this.ctx);
+    this.scheduler = new Scheduler(this.ctx);
+    this.nodeLifecycle = new NodeLifecycle(this.ctx, this.kubelet);
+    const inv = (opts.invariants ?? []).map((i) => (typeof i === 'string' ? { name: i } : i));
+    this.invariants = new InvariantChecker(this.ctx, inv, (v) => this.onViolation(v));
+    this.loop = new ControllerLoop({
+      store: this.store,
+      clock: this.clock,
+      rng: this.rng,
+      registry: this.registry,
+      featureGates: this.featureGates,
+      stats: this.stats,
+      maxPerStep: opts.maxReconcilesPerStep ?? 50,
+      record: (e) => this.record(e),
+      scheduleRequeue: (key, delayMs) => this.requeue(key, delayMs),
+      applyAction: (a, source) => this.applyAction(a, source),
+    });
+    this.store.watch((c) => this.onChange(c));
+    for (const n of opts.nodes ?? defaultNodes()) {
+      this.store.create(nodeObject(n, this.clock.now()), 'cluster', 'NodeRegistered');
+      for (const img of n.images ?? []) this.kubelet.images(n.name).add(img);
+    }
+    this.failures.forEach((f, index) => {
+      this.scheduleAt(f.atMs, { type: 'failure', index });
+    });
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  /** The event log records. */
+  get events(): SimEvent[] {
+    return this.log.records;
+  }
+
+  /** Simulated ms since the start. */
+  get nowMs(): number {
+    return this.clock.elapsedMs;
+  }
+
+  /** An object by kind and name (namespace `default` unless given). */
+  get<T extends KubeObject = KubeObject>(
+    kind: string,
+    name: string,
+    namespace?: string,
+    apiVersion?: string,
+  ): T | undefined {
+    return this.store.get(apiVersion ?? apiVersionOf(kind), kind, namespace, name) as T | undefined;
+  }
+
+  /** Objects of a kind, sorted by namespace and name. */
+  list<T extends KubeObject = KubeObject>(kind: string, namespace?: string, apiVersion?: string): T[] {
+    return this.store.list(apiVersion ?? apiVersionOf(kind), kind, namespace) as T[];
+  }
+
+  /** Invariant results so far. */
+  invariantResults(): InvariantReport[] {
+    return this.invariants.results();
+  }
+
+  // ---------------------------------------------------------------- writing
+
+  /**
+   * Applies a manifest as `kubectl apply` would: creates it, or replaces its
+   * labels, annotations and spec (status and server fields kept). Admission
+   * runs; a rejected object returns the 422 result.
+   */
+  apply(obj: KubeObject, source = 'user'): WriteResult {
+    const key = objectKey(obj);
+    const existing = this.store.getByKey(key);
+    let res: WriteResult;
+    if (!existing) res = this.store.create(obj, source, 'Apply');
+    else {
+      const { status: _ignored, ...rest } = obj;
+      const next: KubeObject = {
+        ...existing,
+        ...rest,
+        metadata: {
+          ...existing.metadata,
+          labels: obj.metadata.labels,
+          annotations: obj.metadata.annotations,
+          resourceVersion: existing.metadata.resourceVersion,
+        },
+      };
+      if (obj.metadata.finalizers) next.metadata.finalizers = obj.metadata.finalizers;
+      res = this.store.update(next, source, 'Apply');
+    }
+    const label = res.ok && res.object ? displayName(res.object) : displayName(obj);
+    if (res.ok)
+      this.record({
+        type: 'Apply',
+        object: label,
+        source,
+        detail: { result: existing ? 'configured' : 'created' },
+      });
+    else
+      this.record({
+        type: 'Rejected',
+        object: label,
+        source,
+        detail: { code: res.code, message: res.message },
+      });
+    this.settle();
+    return res;
+  }
+
+  /** Applies one action (e.g. a patch or delete) as `source`, then settles. */
+  act(action: Action, source = 'user'): WriteResult {
+    const res = this.applyAction(action, source);
+    this.settle();
+    return res;
+  }
+
+  /** Deletes a pod (as a user would: graceful). */
+  deletePod(name: string, namespace = 'default', source = 'user'): WriteResult {
+    return this.act(
+      { verb: 'delete', target: { apiVersion: 'v1', kind: 'Pod', namespace, name }, reason: 'DeletePod' },
+      source,
+    );
+  }
+
+  /** Fails a node now. */
+  failNode(name: string): void {
+    this.nodeLifecycle.fail(name);
+    this.settle();
+  }
+
+  /** Recovers a failed node now. */
+  recoverNode(name: string): void {
+    this.nodeLifecycle.recover(name);
+    this.scheduler.bump();
+    this.settle();
+  }
+
+  /** Crashes a pod's container (default: the first) now. */
+  crashPod(name: string, namespace = 'default', container?: string): boolean {
+    const pod = this.store.get('v1', 'Pod', namespace, name);
+    const rt = pod?.metadata.uid ? this.kubelet.runtime(pod.metadata.uid) : undefined;
+    const c = rt?.containers.find((x) => container === undefined || x.name === container);
+    if (!rt || !c || c.state !== 'running') return false;
+    this.kubelet.crash(rt.rt, c, 'ScheduledCrash');
+    this.settle();
+    return true;
+  }
+
+  /** Makes a pod's container fail readiness for `ms` now. */
+  failReadiness(name: string, ms: number, namespace = 'default', container?: string): boolean {
+    const pod = this.store.get('v1', 'Pod', namespace, name);
+    const rt = pod?.metadata.uid ? this.kubelet.runtime(pod.metadata.uid) : undefined;
+    const c = rt?.containers.find((x) => container === undefined || x.name === container);
+    if (!rt || !c || c.state !== 'running') return false;
+    this.kubelet.failReadiness(rt.rt, c, ms);
+    this.settle();
+    return true;
+  }
+
+  /** Picks `n` distinct items from `pool` at random (seeded). */
+  pick<T>(pool: readonly T[], n: number): T[] {
+    const rest = [...pool];
+    const out: T[] = [];
+    for (let i = 0; i < n && rest.length > 0; i++) out.push(rest.splice(this.rng.int(rest.length), 1)[0]);
+    return out;
+  }
+
+  /** Calls `listener` every time the simulation has settled (after each step and each write). */
+  onSettle(listener: (sim: Simulation) => void): () => void {
+    this.settleListeners.push(listener);
+    return () => {
+      this.settleListeners = this.settleListeners.filter((l) => l !== listener);
+    };
+  }
+
+  // ---------------------------------------------------------------- running
+
+  /**
+   * Processes the events due at the next scheduled time (advancing the clock
+   * to it) and settles. Returns false when nothing is scheduled.
+   */
+  step(): boolean {
+    this.settle();
+    const first = this.queue.peek();
+    if (!first) return false;
+    this.clock.advanceTo(first.time);
+    this.loop.newStep();
+    while (this.queue.peek()?.time === first.time) this.handle(this.queue.pop()!.payload);
+    this.stats.steps++;
+    this.settle();
+    return true;
+  }
+
+  /**
+   * Runs until `target` holds (a predicate) or the clock reaches it (a time in
+   * ms since the start). A predicate run stops at `timeoutMs` (an absolute time
+   * in ms since the start; default: 24 h of simulated time from now) or when
+   * nothing more is scheduled. Returns true when the target was reached.
+   */
+  runUntil(target: ((sim: Simulation) => boolean) | number, opts: { timeoutMs?: number } = {}): boolean {
+    this.settle();
+    const deadline =
+      typeof target === 'number' ? target : (opts.timeoutMs ?? this.clock.elapsedMs + 86_400_000);
+    const done = typeof target === 'number' ? () => false : () => target(this);
+    for (;;) {
+      if (done()) return true;
+      const next = this.queue.peek();
+      if (!next || next.time > deadline) {
+        if (Number.isFinite(deadline)) {
+          this.clock.advanceTo(deadline);
+          this.loop.newStep();
+          this.settle();
+        }
+        return typeof target === 'number' ? true : done();
+      }
+      this.step();
+    }
+  }
+
+  /** Lets `ms` of simulated time pass. */
+  advance(ms: number): void {
+    this.runUntil(this.clock.elapsedMs + ms);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private schedule(delayMs: number, payload: SimPayload): void {
+    this.scheduleAt(this.clock.elapsedMs + Math.max(0, delayMs), payload);
+  }
+
+  private scheduleAt(ms: number, payload: SimPayload): void {
+    const t = Math.ceil(ms / this.resolution) * this.resolution;
+    this.queue.push(Math.max(t, this.clock.elapsedMs), payload);
+  }
+
+  /** Appends a record to the event log at the current time. */
+  record(e: Omit<SimEvent, 't' | 'time'>): void {
+    const rec: SimEvent = { t: this.clock.elapsedMs / 1000, time: this.clock.now(), type: e.type };
+    if (e.object !== undefined) rec.object = e.object;
+    if (e.source !== undefined) rec.source = e.source;
+    if (e.detail !== undefined) rec.detail = e.detail;
+    this.log.add(rec);
+  }
+
+  private onViolation(v: Violation): void {
+    this.record({
+      type: 'InvariantViolation',
+      object: v.object,
+      source: 'invariants',
+      detail: { invariant: v.invariant, message: v.message, pods: v.pods },
+    });
+  }
+
+  private handle(p: SimPayload): void {
+    switch (p.type) {
+      case 'requeue':
+        if (this.requeueAt.get(p.key) === this.clock.elapsedMs) this.requeueAt.delete(p.key);
+        this.loop.enqueue(p.key);
+        return;
+      case 'nodeNotReady':
+      case 'nodeEvict':
+        this.nodeLifecycle.handle(p);
+        return;
+      case 'failure':
+        injectFailure(this.failures[p.index], {
+          store: this.store,
+          kubelet: this.kubelet,
+          nodeLifecycle: this.nodeLifecycle,
+          scheduler: this.scheduler,
+          pick: (pool, n) => this.pick(pool, n),
+          record: (e) => this.record(e),
+          defaultReadinessFailureMs: this.ctx.timings.readinessFailureMs,
+        });
+        return;
+      case 'wake':
+        return;
+      default:
+        this.kubelet.handle(p);
+    }
+  }
+
+  /** Runs kubelet, scheduler and controllers until nothing is left to do at this time. */
+  private settle(): void {
+    for (let round = 0; round < 10_000; round++) {
+      if (this.kubelet.pending) {
+        this.kubelet.sync();
+        continue;
+      }
+      if (this.scheduler.pending) {
+        this.scheduler.run();
+        continue;
+      }
+      // One reconcile at a time, so the kubelet and scheduler react to its actions before the next one.
+      if (this.loop.pending) {
+        this.loop.drainOne();
+        continue;
+      }
+      break;
+    }
+    // Checks, samples and listeners only when something changed or time moved since the last settle.
+    if (!this.timelineDirty && this.lastCheckedMs === this.clock.elapsedMs) return;
+    this.lastCheckedMs = this.clock.elapsedMs;
+    this.invariants.check();
+    if (this.timelineDirty) {
+      this.timeline.sample(
+        this.store,
+        this.clock.elapsedMs / 1000,
+        this.clock.startEpochMs + this.clock.elapsedMs,
+      );
+      this.timelineDirty = false;
+    }
+    for (const l of this.settleListeners) l(this);
+  }
+
+  /** Schedules a reconcile of `key` (keeps only the earliest pending one). */
+  private requeue(key: string, delayMs: number): void {
+    const at = Math.ceil((this.clock.elapsedMs + delayMs) / this.resolution) * this.resolution;
+    const cur = this.requeueAt.get(key);
+    if (cur !== undefined && cur <= at && cur >= this.clock.elapsedMs) return;
+    this.requeueAt.set(key, at);
+    this.queue.push(at, { type: 'requeue', key });
+  }
+
+  private applyAction(a: Action, source: string): WriteResult {
+    if (a.verb === 'event') {
+      this.record({
+        type: 'Event',
+        object: displayRef(a.involvedObject),
+        source,
+        detail: { type: a.type, reason: a.reason, message: a.message },
+      });
+      return { ok: true };
+    }
+    const res = this.store.apply(a, source);
+    const target =
+      a.verb === 'create' || a.verb === 'update'
+        ? res.ok && res.object
+          ? displayName(res.object)
+          : displayName(a.object)
+        : displayRef(a.target);
+    if (res.ok) {
+      const verb = a.verb === 'updateStatus' ? 'UpdateStatus' : a.verb[0].toUpperCase() + a.verb.slice(1);
+      this.record({ type: verb, object: target, source, detail: { reason: a.reason } });
+    } else {
+      this.stats.actionsFailed++;
+      this.record({
+        type: 'ActionFailed',
+        object: target,
+        source,
+        detail: { verb: a.verb, reason: a.reason, code: res.code, message: res.message },
+      });
+    }
+    return res;
+  }
+
+  /** Reacts to every store write: enqueue controllers, wake kubelet and scheduler, track invariants. */
+  private onChange(c: Change): void {
+    const obj = c.object;
+    this.timelineDirty = true;
+    this.invariants.onChange(c);
+    if (obj.kind === 'Pod') this.podChanged(c);
+    else if (obj.kind === 'Node') this.scheduler.bump();
+    this.loop.onChange(c);
+  }
+
+  private podChanged(c: Change): void {
+    const obj = c.object;
+    const spec = obj.spec as { nodeName?: string } | undefined;
+    if (c.type === 'deleted') {
+      this.scheduler.forget(c.key, obj.metadata.uid);
+      this.scheduler.bump();
+      if (!c.old?.metadata.deletionTimestamp) this.stats.podsDeleted++;
+      return;
+    }
+    if (c.type === 'added') this.stats.podsCreated++;
+    if (c.type === 'modified' && obj.metadata.deletionTimestamp && !c.old?.metadata.deletionTimestamp)
+      this.stats.podsDeleted++;
+    if (c.type === 'modified' && c.source.startsWith('controller:')) {
+      const before = c.old?.metadata.labels?.['controller-revision-hash'];
+      const after = obj.metadata.labels?.['controller-revision-hash'];
+      if (before !== undefined && after !== undefined && before !== after) this.stats.podsUpdatedInPlace++;
+    }
+    if (!spec?.nodeName) {
+      if (!obj.metadata.deletionTimestamp) this.scheduler.notePending(c.key);
+      return;
+    }
+    // The kubelet reacts to spec changes, condition changes (readiness gates) and deletion.
+    if (c.source.startsWith('kubelet:')) return;
+    const old = c.old;
+    if (
+      !old ||
+      old.spec !== obj.spec ||
+      old.metadata.deletionTimestamp !== obj.metadata.deletionTimestamp ||
+      (old.status as { conditions?: unknown } | undefined)?.conditions !==
+        (obj.status as { conditions?: unknown } | undefined)?.conditions
+    )
+      this.kubelet.touch(c.key);
+  }
+}

@@ -1,0 +1,183 @@
+// The simulator's object store: an in-memory API server for what it holds.
+// It applies the action vocabulary of @kruise-ts/core (create, update, patch,
+// updateStatus, delete, event) and adds what an API server adds around it:
+// uids, resourceVersions, generation bumped on spec change, timestamps from the
+// virtual clock, admission on create/update, finalizers and deletionTimestamp,
+// pod deletion grace periods, background garbage collection of dependents, and
+// watch-like change notifications. This file holds deletion and GC; writes are
+// in storeWrites.ts, storage and indexes in storeIndex.ts.
+import type { KubeObject } from '@kruise-ts/api';
+import type { Action, ObjectRef } from '@kruise-ts/core';
+import { objectKey, refKey } from './keys';
+import { conflict, notFound, type WriteResult } from './storeResults';
+import { StoreWrites } from './storeWrites';
+
+export type { WriteResult } from './storeResults';
+export type { Change, StoreOptions } from './storeWrites';
+
+/**
+ * The store. Objects are immutable once stored: every write stores a new object,
+ * so what `get`/`list` hand out never changes under the reader.
+ */
+export class Store extends StoreWrites {
+  /**
+   * Applies one action of the core vocabulary as `source`. `event` actions are
+   * not stored (the simulation logs them); they return ok.
+   */
+  apply(action: Action, source: string): WriteResult {
+    switch (action.verb) {
+      case 'create':
+        return this.create(action.object, source, action.reason);
+      case 'update':
+        return this.update(action.object, source, action.reason);
+      case 'patch':
+        return this.patch(action.target, action.patchType, action.patch, source, action.reason);
+      case 'updateStatus':
+        return this.updateStatus(action.target, action.status, source, action.reason);
+      case 'delete':
+        return this.delete(action.target, source, {
+          preconditions: action.preconditions,
+          reason: action.reason,
+        });
+      case 'event':
+        return { ok: true };
+    }
+  }
+
+  /**
+   * Deletes an object. With finalizers, or for a pod bound to a node with a
+   * grace period, it only gets a deletionTimestamp (a pod's is now + grace).
+   * Removal garbage-collects dependents (background propagation).
+   */
+  delete(
+    target: ObjectRef,
+    source: string,
+    opts: {
+      preconditions?: { uid?: string; resourceVersion?: string };
+      gracePeriodSeconds?: number;
+      reason?: string;
+    } = {},
+  ): WriteResult {
+    const key = refKey(target);
+    const old = this.objects.get(key);
+    if (!old) return notFound(target.kind, target.name);
+    const pre = opts.preconditions;
+    if ((target.uid && target.uid !== old.metadata.uid) || (pre?.uid && pre.uid !== old.metadata.uid))
+      return conflict(target.kind, target.name, 'uid');
+    if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion)
+      return conflict(target.kind, target.name);
+    const isPod = old.kind === 'Pod';
+    const spec = (old.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
+    let grace = 0;
+    if (isPod && spec.nodeName) grace = opts.gracePeriodSeconds ?? spec.terminationGracePeriodSeconds ?? 30;
+    if (old.metadata.deletionTimestamp) {
+      // Already terminating: a shorter grace period may cut it short.
+      const cur = old.metadata.deletionGracePeriodSeconds ?? 0;
+      if (isPod && opts.gracePeriodSeconds !== undefined && opts.gracePeriodSeconds < cur)
+        return this.setGrace(old, opts.gracePeriodSeconds, source, opts.reason);
+      return { ok: true, object: old };
+    }
+    const hasFinalizers = (old.metadata.finalizers ?? []).length > 0;
+    if (!hasFinalizers && grace <= 0) {
+      this.remove(old, source, opts.reason);
+      return { ok: true, removed: true };
+    }
+    const meta = {
+      ...old.metadata,
+      deletionTimestamp: this.opts.at(this.opts.nowMs() + grace * 1000),
+      deletionGracePeriodSeconds: grace,
+      resourceVersion: String(++this.rv),
+    };
+    const stored = this.commit({ ...old, metadata: meta });
+    this.notify({ type: 'modified', key, old, object: stored, source, verb: 'delete', reason: opts.reason });
+    return { ok: true, object: stored };
+  }
+
+  /** The kubelet's final delete of a terminated pod (grace period 0): removed once no finalizers remain. */
+  finishPodTermination(key: string, source: string): WriteResult {
+    const old = this.objects.get(key);
+    if (!old) return { ok: true, removed: true };
+    if (!old.metadata.deletionTimestamp) return { ok: true, object: old };
+    return this.setGrace(old, 0, source);
+  }
+
+  private setGrace(old: KubeObject, grace: number, source: string, reason?: string): WriteResult {
+    if ((old.metadata.finalizers ?? []).length === 0 && grace <= 0) {
+      this.remove(old, source, reason);
+      return { ok: true, removed: true };
+    }
+    const meta = { ...old.metadata, deletionGracePeriodSeconds: grace, resourceVersion: String(++this.rv) };
+    if (grace <= 0) meta.deletionTimestamp = this.opts.now();
+    const stored = this.commit({ ...old, metadata: meta });
+    this.notify({
+      type: 'modified',
+      key: objectKey(stored),
+      old,
+      object: stored,
+      source,
+      verb: 'delete',
+      reason,
+    });
+    return { ok: true, object: stored };
+  }
+
+  protected removable(obj: KubeObject): boolean {
+    if (obj.kind !== 'Pod') return true;
+    return (
+      !(obj.spec as { nodeName?: string } | undefined)?.nodeName ||
+      (obj.metadata.deletionGracePeriodSeconds ?? 0) <= 0
+    );
+  }
+
+  protected remove(obj: KubeObject, source: string, reason?: string, old?: KubeObject): void {
+    const pending: { obj: KubeObject; source: string; reason?: string; old?: KubeObject }[] = [
+      { obj, source, reason, old },
+    ];
+    while (pending.length > 0) {
+      const cur = pending.shift()!;
+      const key = objectKey(cur.obj);
+      const stored = this.objects.get(key);
+      if (!stored) continue;
+      this.uncommit(stored);
+      this.notify({
+        type: 'deleted',
+        key,
+        old: cur.old ?? stored,
+        object: cur.obj,
+        source: cur.source,
+        verb: 'delete',
+        reason: cur.reason,
+      });
+      // Garbage collection (background): dependents lose the owner reference, and
+      // those left without any existing owner are deleted.
+      const uid = stored.metadata.uid;
+      if (!uid) continue;
+      for (const dep of this.listOwnedBy(uid)) {
+        const refs = dep.metadata.ownerReferences ?? [];
+        const alive = refs.filter((r) => r.uid !== uid && this.byUid.has(r.uid));
+        if (alive.length > 0) {
+          this.replace(
+            dep,
+            { ...dep, metadata: { ...dep.metadata, ownerReferences: refs.filter((r) => r.uid !== uid) } },
+            'garbage-collector',
+            'patch',
+            'OwnerGone',
+            false,
+          );
+        } else {
+          const r = this.delete(
+            {
+              apiVersion: dep.apiVersion,
+              kind: dep.kind,
+              namespace: dep.metadata.namespace,
+              name: dep.metadata.name ?? '',
+            },
+            'garbage-collector',
+            { reason: 'GarbageCollected' },
+          );
+          void r;
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,388 @@
+// The writing half of the simulator's store: create (generated names, uids,
+// resourceVersion, generation 1, creationTimestamp), update and patch through
+// core's applyAction, status writes, the binding subresource, admission on
+// create/update, generation bumped on spec change, and change notifications.
+import type { KubeObject } from '@kruise-ts/api';
+import type { Action, FeatureGates, ObjectRef } from '@kruise-ts/core';
+import type { AdmissionChain, AdmissionContext } from './admission';
+import { applyAction, createApplier, createRng, deterministicUid, jsonEqual } from './compat';
+import { isNamespaced, keyOf, objectKey, refKey, resourceName } from './keys';
+import { ObjectIndex } from './storeIndex';
+import { conflict, invalid, notFound, type WriteResult } from './storeResults';
+
+export type { WriteResult } from './storeResults';
+
+/** A change notification, delivered synchronously after each committed write. */
+export interface Change {
+  type: 'added' | 'modified' | 'deleted';
+  key: string;
+  /** The object before the write (modified, deleted). */
+  old?: KubeObject;
+  /** The object after the write (added, modified); for deleted, the last state. */
+  object: KubeObject;
+  /** Who wrote: `user`, `controller:CloneSet`, `kubelet:node-1`, `scheduler`, ... */
+  source: string;
+  /** The action verb or internal operation that caused it. */
+  verb: string;
+  /** Action reason, when the write came from an action. */
+  reason?: string;
+}
+
+/** Store options. */
+export interface StoreOptions {
+  /** Seed for uids and generated names. */
+  seed: number;
+  /** Current simulated time (RFC 3339). */
+  now: () => string;
+  /** Current simulated time in ms (used for pod grace periods). */
+  nowMs: () => number;
+  /** Renders a simulated ms as RFC 3339. */
+  at: (ms: number) => string;
+  admission?: AdmissionChain;
+  featureGates?: Partial<FeatureGates>;
+  /** Deep-freeze stored objects (tests: proves nobody mutates what the store hands out). */
+  freeze?: boolean;
+}
+
+const STATUS_KEPT_ON_CREATE = new Set(['Node', 'Event']);
+
+/**
+ * The store. Objects are immutable once stored: every write stores a new object,
+ * so what `get`/`list` hand out never changes under the reader.
+ */
+/**
+ * The writing half of the store: create, update, patch, status, binding, load,
+ * admission and the shared replace path. Deletion and garbage collection are in
+ * `Store` (store.ts).
+ */
+export abstract class StoreWrites extends ObjectIndex {
+  protected listeners: ((c: Change) => void)[] = [];
+  private controllerStates = new Map<string, unknown>();
+  protected rv = 0;
+  protected uidCounter = 0;
+  private readonly rng;
+
+  constructor(protected readonly opts: StoreOptions) {
+    super(opts.freeze ?? false);
+    this.rng = createRng((opts.seed ^ 0x5bd1e995) >>> 0);
+  }
+
+  /** The `controllerState` the last reconcile of the object at `key` returned (API.md). */
+  getControllerState(key: string): unknown {
+    return this.controllerStates.get(key);
+  }
+
+  /** Keeps an object's `controllerState` for its next reconcile (`undefined` forgets it). */
+  setControllerState(key: string, state: unknown): void {
+    if (state === undefined) this.controllerStates.delete(key);
+    else this.controllerStates.set(key, state);
+  }
+
+  /** Subscribes to change notifications. */
+  watch(listener: (c: Change) => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  // ---------------------------------------------------------------- writing
+
+  /**
+   * Loads an object as it is (status included) without admission — used to seed
+   * a store with an observed state (`kruise-ts reconcile -f`). Missing uid,
+   * resourceVersion, generation and creationTimestamp are filled in.
+   */
+  load(obj: KubeObject): KubeObject {
+    const meta = { ...obj.metadata };
+    if (isNamespaced(obj.kind) && !meta.namespace) meta.namespace = 'default';
+    meta.uid ??= this.nextUid();
+    meta.resourceVersion = String(++this.rv);
+    meta.generation ??= 1;
+    meta.creationTimestamp ??= this.opts.now();
+    const stored = this.commit({ ...obj, metadata: meta });
+    this.notify({ type: 'added', key: objectKey(stored), object: stored, source: 'load', verb: 'load' });
+    return stored;
+  }
+
+  /** Creates an object (POST): admission, generated name, uid, resourceVersion, generation 1, creationTimestamp. */
+  create(obj: KubeObject, source: string, reason?: string): WriteResult {
+    let meta = { ...obj.metadata };
+    if (isNamespaced(obj.kind) && !meta.namespace) meta.namespace = 'default';
+    if (!isNamespaced(obj.kind)) delete meta.namespace;
+    if (!meta.name) {
+      if (!meta.generateName)
+        return invalid(obj, [
+          { type: 'FieldValueRequired', field: 'metadata.name', detail: 'name or generateName is required' },
+        ]);
+      do meta.name = `${meta.generateName}${this.rng.string(5)}`;
+      while (this.objects.has(keyOf(obj.apiVersion, obj.kind, meta.namespace, meta.name)));
+    }
+    let candidate: KubeObject = { ...obj, metadata: meta };
+    const admitted = this.admit(candidate, 'CREATE');
+    if (!admitted.ok) return admitted;
+    candidate = admitted.object;
+    meta = { ...candidate.metadata };
+    const key = keyOf(candidate.apiVersion, candidate.kind, meta.namespace, meta.name!);
+    if (this.objects.has(key)) {
+      const message = `${resourceName(obj.kind)} "${meta.name}" already exists`;
+      return { ok: false, code: 409, reason: 'AlreadyExists', message };
+    }
+    meta.uid = this.nextUid();
+    meta.resourceVersion = String(++this.rv);
+    meta.generation = 1;
+    meta.creationTimestamp = this.opts.now();
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    const out: KubeObject = { ...candidate, metadata: meta };
+    if (!STATUS_KEPT_ON_CREATE.has(obj.kind)) delete out.status;
+    if (obj.kind === 'Pod') out.status = { phase: 'Pending' };
+    if (obj.kind === 'PersistentVolumeClaim') out.status = { phase: 'Bound' };
+    const stored = this.commit(out);
+    this.notify({ type: 'added', key, object: stored, source, verb: 'create', reason });
+    return { ok: true, object: stored };
+  }
+
+  /** Replaces an object (PUT). Keeps uid, creationTimestamp, deletion fields and the stored status. */
+  update(obj: KubeObject, source: string, reason?: string): WriteResult {
+    const key = objectKey(obj);
+    const old = this.objects.get(key);
+    if (!old) return notFound(obj.kind, obj.metadata.name ?? '');
+    return this.viaCore(
+      old,
+      { verb: 'update', object: obj, reason: reason ?? 'Update' },
+      source,
+      'update',
+      reason,
+      true,
+    );
+  }
+
+  /** Patches an object (merge, json or strategic). Status changes in the patch are applied too. */
+  patch(
+    target: ObjectRef,
+    patchType: 'merge' | 'json' | 'strategic',
+    patch: unknown,
+    source: string,
+    reason?: string,
+  ): WriteResult {
+    const old = this.objects.get(refKey(target));
+    if (!old) return notFound(target.kind, target.name);
+    if (target.uid && old.metadata.uid !== target.uid) return conflict(target.kind, target.name, 'uid');
+    return this.viaCore(
+      old,
+      {
+        verb: 'patch',
+        target: { ...target, apiVersion: old.apiVersion, namespace: old.metadata.namespace },
+        patchType,
+        patch,
+        reason: reason ?? 'Patch',
+      },
+      source,
+      'patch',
+      reason,
+      true,
+    );
+  }
+
+  /**
+   * Writes the status subresource (no admission, no generation bump). `assumeChanged`
+   * skips the equality check when the caller already compared (the kubelet does).
+   */
+  updateStatus(
+    target: ObjectRef,
+    status: unknown,
+    source: string,
+    reason?: string,
+    assumeChanged = false,
+  ): WriteResult {
+    const key = refKey(target);
+    const old = this.objects.get(key);
+    if (!old) return notFound(target.kind, target.name);
+    if (target.uid && old.metadata.uid !== target.uid) return conflict(target.kind, target.name, 'uid');
+    if (!assumeChanged && jsonEqual(status, old.status)) return { ok: true, object: old };
+    const out: KubeObject = {
+      ...old,
+      metadata: { ...old.metadata, resourceVersion: String(++this.rv) },
+      status,
+    };
+    const stored = this.commit(out, old);
+    this.notify({ type: 'modified', key, old, object: stored, source, verb: 'updateStatus', reason });
+    return { ok: true, object: stored };
+  }
+
+  /**
+   * Runs one update/patch through core's `applyAction` on a store holding just
+   * the target (same semantics as `applyActions`: patch formats, server-owned
+   * fields kept, status kept on update), then commits the result here.
+   */
+  private viaCore(
+    old: KubeObject,
+    action: Action,
+    source: string,
+    verb: string,
+    reason: string | undefined,
+    admit: boolean,
+  ): WriteResult {
+    const { result } = applyAction(createApplier([old]), action, this.opts.now());
+    if (!result.ok)
+      return {
+        ok: false,
+        code: result.code,
+        reason: result.code === 404 ? 'NotFound' : result.code === 409 ? 'Conflict' : 'Invalid',
+        message: result.message,
+      };
+    // Core answers a write that changes nothing with the stored object itself.
+    if (result.object === old) return { ok: true, object: old };
+    return this.replace(old, result.object, source, verb, reason, admit);
+  }
+
+  /**
+   * The binding subresource: sets a pending pod's `spec.nodeName` and its
+   * `PodScheduled=True` condition in one write (as the API server does for a Binding).
+   */
+  bind(podKey: string, nodeName: string, source: string): WriteResult {
+    const old = this.objects.get(podKey);
+    if (old?.kind !== 'Pod') return notFound('Pod', podKey.split('/').pop() ?? '');
+    const spec = old.spec as { nodeName?: string } | undefined;
+    if (spec?.nodeName)
+      return {
+        ok: false,
+        code: 409,
+        reason: 'Conflict',
+        message: `pod ${old.metadata.name} is already assigned to node "${spec.nodeName}"`,
+      };
+    const status = (old.status ?? {}) as { conditions?: { type: string }[] };
+    const conditions = [
+      ...(status.conditions ?? []).filter((c) => c.type !== 'PodScheduled'),
+      { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: this.opts.now() },
+    ];
+    const out: KubeObject = {
+      ...old,
+      metadata: { ...old.metadata, resourceVersion: String(++this.rv) },
+      spec: { ...(old.spec as object), nodeName },
+      status: { ...status, conditions },
+    };
+    const stored = this.commit(out, old);
+    this.notify({
+      type: 'modified',
+      key: podKey,
+      old,
+      object: stored,
+      source,
+      verb: 'bind',
+      reason: 'Scheduled',
+    });
+    return { ok: true, object: stored };
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  /** Removes an object and garbage-collects its dependents (store.ts). */
+  protected abstract remove(obj: KubeObject, source: string, reason?: string, old?: KubeObject): void;
+
+  /** Whether a terminating object without finalizers may go (store.ts). */
+  protected abstract removable(obj: KubeObject): boolean;
+
+  /** Shared path of update, patch and updateStatus. */
+  protected replace(
+    old: KubeObject,
+    next: KubeObject,
+    source: string,
+    verb: string,
+    reason: string | undefined,
+    admit: boolean,
+  ): WriteResult {
+    // Identity and server-owned fields cannot change.
+    const om = old.metadata;
+    const meta0: Record<string, unknown> = {
+      ...next.metadata,
+      name: om.name,
+      uid: om.uid,
+      creationTimestamp: om.creationTimestamp,
+      resourceVersion: om.resourceVersion,
+    };
+    // (Assigned, not deleted: `delete` would turn the object into a slow dictionary.)
+    meta0.namespace = om.namespace;
+    meta0.deletionTimestamp = om.deletionTimestamp;
+    meta0.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
+    meta0.generation = om.generation;
+    let candidate: KubeObject = {
+      ...next,
+      apiVersion: next.apiVersion || old.apiVersion,
+      kind: old.kind,
+      metadata: stripUndefined(meta0) as KubeObject['metadata'],
+    };
+    if (admit && !om.deletionTimestamp) {
+      const admitted = this.admit(candidate, 'UPDATE', old);
+      if (!admitted.ok) return admitted;
+      candidate = admitted.object;
+    }
+    const specChanged = candidate.spec !== old.spec && !jsonEqual(candidate.spec, old.spec);
+    if (
+      !specChanged && candidate.status === old.status
+        ? jsonEqual(candidate.metadata, om) && sameRest(candidate, old)
+        : jsonEqual(candidate, old)
+    )
+      return { ok: true, object: old };
+    const meta = { ...candidate.metadata, resourceVersion: String(++this.rv) };
+    if (verb !== 'updateStatus' && specChanged) meta.generation = (om.generation ?? 0) + 1;
+    const out = { ...candidate, metadata: meta };
+    // A terminating object whose last finalizer went away is removed (pods only once the kubelet is done).
+    if (
+      out.metadata.deletionTimestamp &&
+      (out.metadata.finalizers ?? []).length === 0 &&
+      this.removable(out)
+    ) {
+      this.remove(out, source, reason, old);
+      return { ok: true, removed: true };
+    }
+    const stored = this.commit(out);
+    this.notify({ type: 'modified', key: objectKey(stored), old, object: stored, source, verb, reason });
+    return { ok: true, object: stored };
+  }
+
+  private admit(
+    obj: KubeObject,
+    operation: 'CREATE' | 'UPDATE',
+    old?: KubeObject,
+  ): { ok: true; object: KubeObject } | Extract<WriteResult, { ok: false }> {
+    const chain = this.opts.admission;
+    if (!chain?.handles(obj.apiVersion, obj.kind)) return { ok: true, object: obj };
+    const ctx: AdmissionContext = {
+      operation,
+      old,
+      now: this.opts.now(),
+      featureGates: this.opts.featureGates ?? {},
+      list: (a, k, ns) => this.list(a, k, ns),
+      get: (a, k, ns, n) => this.get(a, k, ns, n),
+    };
+    const r = chain.admit(obj, ctx);
+    if (r.allowed) return { ok: true, object: r.object };
+    return { ok: false, code: 422, reason: 'Invalid', message: r.message, errors: r.errors };
+  }
+
+  protected nextUid(): string {
+    return deterministicUid(this.opts.seed, this.uidCounter++);
+  }
+
+  protected notify(c: Change): void {
+    for (const l of this.listeners) l(c);
+  }
+}
+
+/** A copy without undefined-valued keys (never `delete`s on a shared object). */
+function stripUndefined<T extends object>(o: T): T {
+  const out = {} as T;
+  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}
+
+/** Top-level fields other than metadata/spec/status are equal. */
+function sameRest(a: KubeObject, b: KubeObject): boolean {
+  for (const k of Object.keys(a))
+    if (k !== 'metadata' && k !== 'spec' && k !== 'status' && !jsonEqual(a[k], b[k])) return false;
+  for (const k of Object.keys(b))
+    if (k !== 'metadata' && k !== 'spec' && k !== 'status' && !(k in a) && b[k] !== undefined) return false;
+  return true;
+}
