@@ -10,6 +10,7 @@ import {
 import {
   type Action,
   applyFeatureGateDependencies,
+  freezeFeatureGates,
   invalid,
   type ObjectRef,
   parseTime,
@@ -71,8 +72,8 @@ export function reconcileCloneSet(
 ): ReconcileResult<CloneSetStatus> {
   const original = input.cloneSet;
   // v1.8.2 defaults for missing gates, then the dependency rules (KruiseDaemon off turns
-  // InPlaceUpdateEnvFromMetadata off, §15)
-  const gates = applyFeatureGateDependencies(resolveFeatureGates(options.featureGates));
+  // InPlaceUpdateEnvFromMetadata off, §15); frozen so per-pod core calls skip re-resolving
+  const gates = freezeFeatureGates(applyFeatureGateDependencies(resolveFeatureGates(options.featureGates)));
   const csRef = cloneSetRef(original);
   const previousStatus = original.status ?? emptyStatus();
   const nowDate = parseTime(input.now);

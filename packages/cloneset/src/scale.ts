@@ -53,10 +53,11 @@ export function scaleCloneSet(state: SyncState): ScaleResult {
   const specified: Pod[] = [];
   const preparingDelete: Pod[] = [];
   const names = new Set<string>();
+  const PREPARING_DELETE = LifecycleStates.PreparingDelete; // read once, not per pod
   for (let i = 0; i < state.pods.length; i++) {
     const pod = state.pods[i];
     const sd = state.facts.specified(i);
-    const pd = state.facts.state(i) === LifecycleStates.PreparingDelete;
+    const pd = state.facts.state(i) === PREPARING_DELETE;
     if (sd) specified.push(pod);
     if (pd) preparingDelete.push(pod);
     if (sd || pd) names.add(pod.metadata?.name ?? '');

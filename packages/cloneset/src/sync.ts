@@ -2,7 +2,7 @@
 // Update steps: the defaulted CloneSet, its pods/PVCs/revisions, gates, time, and the
 // action accumulator with the shortest requeue request.
 import type { CloneSet, CloneSetCondition } from '@kruise-ts/api';
-import type { Action, FeatureGates, ObjectRef } from '@kruise-ts/core';
+import type { Action, FeatureGates, InPlaceUpdateSpecCache, ObjectRef } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Node, PersistentVolumeClaim, Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
 import type { PodFacts } from './facts';
@@ -41,8 +41,11 @@ export interface SyncState {
   /** The shortest requeue asked for so far (seconds). */
   requeueAfterSeconds?: number;
   conditions: CloneSetCondition[];
-  /** Per-reconcile memo of §10.1 eligibility by (old revision, target) names. */
-  inPlaceCache?: Map<string, boolean>;
+  /**
+   * Per-reconcile memo of the §10.1 UpdateSpec by (old revision, target) names, shared by the
+   * eligibility check and every `inPlaceUpdate` call of this reconcile (core's cache).
+   */
+  inPlaceCache?: InPlaceUpdateSpecCache;
 }
 
 /** Records a requeue request; the shortest wins (§1 step 16). */

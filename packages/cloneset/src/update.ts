@@ -7,7 +7,8 @@ import {
   LifecycleStates,
 } from '@kruise-ts/api';
 import {
-  calculateInPlaceUpdateSpec,
+  type CalculateInPlaceUpdateSpecOptions,
+  cachedInPlaceUpdateSpec,
   cloneSetRevisionAdapter,
   hasInPlaceUpdateGrace,
   inPlaceRefresh,
@@ -29,6 +30,10 @@ import { hashEquals, podLifecycleState, shortHashOf } from './predicates';
 import { diffsFor } from './scale';
 import { emitEvent, requeue, type SyncState } from './sync';
 import { Reasons } from './types';
+
+// Per-pod code reads these local copies of imported constants: under vitest's module runner
+// every read of an imported binding is a getter call (measurable at 100k pods); same values.
+const { PreparingDelete, PreparingUpdate, Updated } = LifecycleStates;
 
 /** The outcome of the Update step. */
 export interface UpdateResult {
@@ -81,8 +86,8 @@ export function updateCandidates(pods: readonly Pod[], facts: PodFacts, updateNu
     const onUpdate = facts.updated(i);
     if (updateNum > 0 ? onUpdate : !onUpdate) continue;
     const s = facts.state(i);
-    if (s === LifecycleStates.PreparingDelete) continue;
-    if (s !== LifecycleStates.Updated && hasInPlaceUpdateGrace(pod)) continue;
+    if (s === PreparingDelete) continue;
+    if (s !== Updated && hasInPlaceUpdateGrace(pod)) continue;
     out.push(i);
   }
   return out;
@@ -95,7 +100,7 @@ export function updateCandidates(pods: readonly Pod[], facts: PodFacts, updateNu
  */
 export function orderUpdateCandidates(state: SyncState, candidates: readonly number[]): Iterable<number> {
   const us = state.cs.spec.updateStrategy ?? {};
-  const isPreparingUpdate = (i: number) => state.facts.state(i) === LifecycleStates.PreparingUpdate;
+  const isPreparingUpdate = (i: number) => state.facts.state(i) === PreparingUpdate;
   const ps = us.priorityStrategy;
   const hasPriority = !!ps && ((ps.weightPriority?.length ?? 0) > 0 || (ps.orderPriority?.length ?? 0) > 0);
   const hasScatter = !!us.scatterStrategy && us.scatterStrategy.length > 0 && candidates.length >= 2;
@@ -154,6 +159,7 @@ export function updatePod(state: SyncState, pod: Pod, target: ControllerRevision
         now: state.nowStr,
         revisionAdapter: cloneSetRevisionAdapter,
         extraMutator: (p) => setPodLifecycleState(p, LifecycleStates.Updating, state.nowStr, false),
+        updateSpecCache: specCache(state),
       });
       if (res.pod) pushPatch(state, pod, res.pod, Reasons.InPlaceUpdate);
       if (res.error !== undefined) return { error: res.error };
@@ -188,22 +194,23 @@ export function updatePod(state: SyncState, pod: Pod, target: ControllerRevision
   return {};
 }
 
-/** §10.1 `CanUpdateInPlace`, computed once per (old revision, target) pair in a reconcile. */
+/** The reconcile's UpdateSpec memo (created on first use; dropped with the state). */
+function specCache(state: SyncState): NonNullable<SyncState['inPlaceCache']> {
+  state.inPlaceCache ??= new Map();
+  return state.inPlaceCache;
+}
+
+/**
+ * §10.1 `CanUpdateInPlace`, computed once per (old revision, target) pair in a reconcile; the
+ * spec is kept in the same memo `inPlaceUpdate` reads, so the revision texts are diffed once.
+ */
 function canUpdateInPlace(
   state: SyncState,
   oldRev: ControllerRevision | undefined,
   target: ControllerRevision,
-  opts: Parameters<typeof calculateInPlaceUpdateSpec>[2],
+  opts: CalculateInPlaceUpdateSpecOptions,
 ): boolean {
-  const key = `${oldRev?.metadata?.name ?? ''}\u0000${target.metadata?.name ?? ''}`;
-  if (!state.inPlaceCache) state.inPlaceCache = new Map<string, boolean>();
-  const cache = state.inPlaceCache;
-  let ok = cache.get(key);
-  if (ok === undefined) {
-    ok = calculateInPlaceUpdateSpec(oldRev, target, opts) !== undefined;
-    cache.set(key, ok);
-  }
-  return ok;
+  return cachedInPlaceUpdateSpec(specCache(state), oldRev, target, opts) !== undefined;
 }
 
 function pushPatch(state: SyncState, prev: Pod, next: Pod, reason: string): void {

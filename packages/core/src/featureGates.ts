@@ -76,8 +76,39 @@ export const defaultFeatureGates: Readonly<FeatureGates> = Object.freeze({
 /** The name of a feature gate. */
 export type FeatureGateName = keyof FeatureGates;
 
-/** Fills missing gates with the v1.8.2 defaults. Unknown keys are ignored. */
+/**
+ * The brand of a frozen, fully resolved gate set (see {@link freezeFeatureGates}): a
+ * non-enumerable symbol key, so it never shows in spreads, `Object.keys` or JSON.
+ */
+const RESOLVED: unique symbol = Symbol('kruise-ts.resolvedFeatureGates');
+
+/**
+ * Freezes a complete gate set and brands it as resolved, so every later
+ * {@link resolveFeatureGates} of it is a property read instead of a 32-key copy (the fast path
+ * for per-pod calls inside one reconcile). The input is not modified; an already frozen
+ * branded set is returned as is.
+ * Example: `const g = freezeFeatureGates(resolveFeatureGates({CloneSetShortHash: true}))`;
+ * then `resolveFeatureGates(g) === g`.
+ */
+export function freezeFeatureGates(gates: FeatureGates): Readonly<FeatureGates> {
+  if (isFrozenResolved(gates)) return gates;
+  const out = resolveFeatureGates(gates);
+  Object.defineProperty(out, RESOLVED, { value: true, enumerable: false });
+  return Object.freeze(out);
+}
+
+/** True for a gate set made by {@link freezeFeatureGates} (branded and frozen, so it cannot drift). */
+function isFrozenResolved(gates: Partial<FeatureGates>): gates is FeatureGates {
+  return (gates as { [RESOLVED]?: boolean })[RESOLVED] === true && Object.isFrozen(gates);
+}
+
+/**
+ * Fills missing gates with the v1.8.2 defaults. Unknown keys are ignored. A set made by
+ * {@link freezeFeatureGates} is returned as is (it is complete and immutable); anything else
+ * gives a new object.
+ */
 export function resolveFeatureGates(partial?: Partial<FeatureGates>): FeatureGates {
+  if (partial && isFrozenResolved(partial)) return partial;
   const out: FeatureGates = { ...defaultFeatureGates };
   if (!partial) return out;
   for (const key of Object.keys(defaultFeatureGates) as FeatureGateName[]) {

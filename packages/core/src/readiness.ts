@@ -36,12 +36,34 @@ export function timeOf(now: string | Date): number {
   return ms;
 }
 
+const CANONICAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
+
+/**
+ * True when `s` is exactly what {@link toRFC3339} would return for it: `YYYY-MM-DDTHH:MM:SSZ`
+ * with every field in range (Date.parse rolls `2024-02-30` over to March 1, so the day is
+ * checked against the month). The fast path of per-pod time formatting: no Date is built.
+ */
+function isCanonicalRFC3339(s: string): boolean {
+  if (s.length !== 20) return false;
+  const m = CANONICAL.exec(s);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const dim = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!;
+  return day <= dim && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 60;
+}
+
 /**
  * Serialises a time as Kubernetes does: RFC 3339, UTC, whole seconds (fraction truncated).
  * Example: `toRFC3339('2024-01-01T08:00:00.900+08:00')` → `"2024-01-01T00:00:00Z"`.
  * @throws KruiseError if `now` is not a valid time.
  */
 export function toRFC3339(now: string | Date): string {
+  if (typeof now === 'string' && isCanonicalRFC3339(now)) return now; // already in this form
   const ms = timeOf(now);
   const secs = Math.floor(ms / 1000) * 1000;
   return new Date(secs).toISOString().replace(/\.\d{3}Z$/, 'Z');

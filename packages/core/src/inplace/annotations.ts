@@ -291,12 +291,14 @@ export function getInPlaceUpdateGraceText(pod: Pod): string | undefined {
 
 /** R2.6.1 step 1: a grace annotation is present under either key (any value, even empty). */
 export function hasInPlaceUpdateGrace(pod: Pod): boolean {
-  const a = pod.metadata?.annotations ?? {};
-  return (
-    Object.hasOwn(a, ANNOTATION_INPLACE_UPDATE_GRACE) ||
-    Object.hasOwn(a, ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY)
-  );
+  const a = pod.metadata?.annotations;
+  return a !== undefined && (Object.hasOwn(a, GRACE_KEY) || Object.hasOwn(a, GRACE_KEY_LEGACY));
 }
+
+// Local copies of the imported keys for this per-pod check (under vitest's module runner every
+// read of an imported binding is a getter call); same values.
+const GRACE_KEY = ANNOTATION_INPLACE_UPDATE_GRACE;
+const GRACE_KEY_LEGACY = ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY;
 
 // ---- 2.7.3 runtime containers meta -------------------------------------------------------
 

@@ -137,6 +137,39 @@ export function calculateInPlaceUpdateSpec(
   return spec; // R1.9
 }
 
+/**
+ * A memo of UpdateSpecs for one reconcile: the caller creates it (`new Map()`), passes it to
+ * every {@link inPlaceUpdate} / {@link cachedInPlaceUpdateSpec} call of that reconcile, and
+ * drops it afterwards (no module state). Every call sharing it must use the same feature gates
+ * and `getRevision`; the key holds the two revision names, the grace period and the VCT flag.
+ * `null` records "recreate". The cached specs are shared: treat them as read-only.
+ */
+export type InPlaceUpdateSpecCache = Map<string, InPlaceUpdateSpec | null>;
+
+/**
+ * {@link calculateInPlaceUpdateSpec} memoised in `cache` per (old revision name, new revision
+ * name, grace period, VCT flag): within one reconcile a revision name names one revision, so a
+ * rollout of 10k pods from `web-a` to `web-b` diffs the two revision texts once, not 10k times.
+ * Without a cache it is a plain call.
+ */
+export function cachedInPlaceUpdateSpec(
+  cache: InPlaceUpdateSpecCache | undefined,
+  oldRevision: ControllerRevision | undefined | null,
+  newRevision: ControllerRevision | undefined | null,
+  opts: CalculateInPlaceUpdateSpecOptions = {},
+): InPlaceUpdateSpec | undefined {
+  if (!cache || !oldRevision || !newRevision)
+    return calculateInPlaceUpdateSpec(oldRevision, newRevision, opts);
+  const key = `${oldRevision.metadata?.name ?? ''}\u0000${newRevision.metadata?.name ?? ''}\u0000${
+    opts.gracePeriodSeconds ?? 0
+  }\u0000${opts.ignoreVolumeClaimTemplatesHashDiff === true}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit ?? undefined;
+  const spec = calculateInPlaceUpdateSpec(oldRevision, newRevision, opts);
+  cache.set(key, spec ?? null);
+  return spec;
+}
+
 function cloneMeta(meta: ObjectMeta | undefined): ObjectMeta | undefined {
   if (!meta) return meta;
   return {

@@ -10,6 +10,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /** The RFC 7386 merge patch from `a` to `b`, or `undefined` when they are equal. */
 export function mergePatchDiff(a: unknown, b: unknown): unknown {
+  if (a === b) return undefined; // shared subtree (copy-on-write pods): nothing to compare
   if (b === undefined || b === null) return a === undefined || a === null ? undefined : null;
   if (isPlainObject(a) && isPlainObject(b)) {
     const patch: Record<string, unknown> = {};

@@ -27,6 +27,20 @@ export function isValidNow(now: Now): boolean {
   }
 }
 
+/**
+ * `now` as RFC 3339 text (UTC, whole seconds), or `undefined` when it is not a valid time: the
+ * entry points parse `now` once with this and pass the text on, which later formatting returns
+ * without building a Date. Example: `validNowText('2024-01-01T08:00:00+08:00')` →
+ * `"2024-01-01T00:00:00Z"`; `validNowText('yesterday')` → `undefined`.
+ */
+export function validNowText(now: Now): string | undefined {
+  try {
+    return toRFC3339(now);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The condition of the given type, if any. */
 export function findCondition(pod: Pod, type: string): PodCondition | undefined {
   return pod.status?.conditions?.find((c) => c.type === type);

@@ -69,12 +69,15 @@ export function patchSpecToPod(
   featureGates?: Partial<FeatureGates>,
 ): PatchSpecResult {
   const gates = resolveFeatureGates(featureGates);
-  const st: InPlaceUpdateState = structuredClone(state);
+  // Copy-on-write (no deep clones): the state and pod are copied shallowly, and every nested
+  // object written below (labels, annotations, changed containers, lastContainerStatuses) is a
+  // fresh copy, so neither input is mutated and untouched subtrees are shared.
+  const st: InPlaceUpdateState = { ...state };
   const nextImages: Record<string, string> = {};
   const nextMeta: Record<string, ObjectMeta> = {};
   const nextResources: Record<string, ResourceRequirements> = {};
 
-  let p: Pod = structuredClone(pod);
+  let p: Pod = pod;
   if (spec.metaDataPatch) {
     try {
       p = applyStrategicMergePatch(p, spec.metaDataPatch); // step 2
@@ -82,52 +85,65 @@ export function patchSpecToPod(
       return { pod, state, error: `failed to apply metadata patch: ${(e as Error).message}` };
     }
   }
-  p.metadata ??= {};
-  p.metadata.labels ??= {}; // step 3
-  p.metadata.annotations ??= {};
-  const labels = p.metadata.labels;
-  const annotations = p.metadata.annotations;
+  const labels: Record<string, string> = { ...(p.metadata?.labels ?? {}) }; // step 3
+  const annotations: Record<string, string> = { ...(p.metadata?.annotations ?? {}) };
+  p = { ...p, metadata: { ...(p.metadata ?? {}), labels, annotations } };
 
   const images = spec.containerImages ?? {};
   const refMeta = spec.containerRefMetadata ?? {};
   const resources = spec.containerResources ?? {};
   const containers: Container[] = p.spec?.containers ?? [];
   const batch = chooseBatch(containers, images, refMeta, resources);
+  /** The copy of container `i` this call may write to (made on first write). */
+  let newContainers: Container[] | undefined;
+  const writable = (i: number): Container => {
+    newContainers ??= [...containers];
+    if (newContainers[i] === containers[i]) {
+      const c = { ...containers[i]! };
+      if (c.resources) c.resources = { ...c.resources };
+      newContainers[i] = c;
+    }
+    return newContainers[i]!;
+  };
 
   const imageChanged = new Set<string>();
-  for (const c of containers) {
-    if (!Object.hasOwn(images, c.name)) continue; // step 6
+  containers.forEach((c, i) => {
+    if (!Object.hasOwn(images, c.name)) return; // step 6
     if (batch.has(c.name)) {
-      c.image = images[c.name];
+      writable(i).image = images[c.name];
       imageChanged.add(c.name);
     } else {
       nextImages[c.name] = images[c.name]!;
     }
-  }
+  });
   for (const cs of p.status?.containerStatuses ?? []) {
     if (!imageChanged.has(cs.name)) continue; // step 7
-    st.lastContainerStatuses ??= {};
-    if (!Object.hasOwn(st.lastContainerStatuses, cs.name)) {
-      st.lastContainerStatuses[cs.name] = cs.imageID ? { imageID: cs.imageID } : {};
+    if (!Object.hasOwn(st.lastContainerStatuses ?? {}, cs.name)) {
+      st.lastContainerStatuses = {
+        ...(st.lastContainerStatuses ?? {}),
+        [cs.name]: cs.imageID ? { imageID: cs.imageID } : {},
+      };
     }
   }
   if (gates.InPlaceWorkloadVerticalScaling) {
-    for (const c of containers) {
-      const r = resources[c.name]; // step 8
-      if (!r) continue;
-      if (!batch.has(c.name)) {
-        nextResources[c.name] = r;
-        continue;
+    containers.forEach((c0, i) => {
+      const r = resources[c0.name]; // step 8
+      if (!r) return;
+      if (!batch.has(c0.name)) {
+        nextResources[c0.name] = r;
+        return;
       }
       for (const kind of ['limits', 'requests'] as const) {
         for (const [res, q] of Object.entries(r[kind] ?? {})) {
           if (!RESIZABLE.has(res)) continue;
+          const c = writable(i);
           c.resources ??= {};
           c.resources[kind] = { ...(c.resources[kind] ?? {}), [res]: q };
         }
       }
-    }
+    });
   }
+  if (newContainers) p = { ...p, spec: { ...p.spec!, containers: newContainers } };
   for (const [name, meta] of Object.entries(refMeta)) {
     if (!batch.has(name)) {
       nextMeta[name] = meta; // step 9

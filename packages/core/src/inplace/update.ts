@@ -24,16 +24,15 @@ import {
   getInPlaceUpdateGraceText,
   getInPlaceUpdateStateText,
 } from './annotations';
-import { calculateInPlaceUpdateSpec } from './calculate';
+import { cachedInPlaceUpdateSpec, type InPlaceUpdateSpecCache } from './calculate';
 import { type CompletionCheckOptions, containersUpdateCompleted, needsBeUnready } from './completion';
 import {
-  formatTime,
   hasReadinessGate,
   isEmptyMap,
-  isValidNow,
   type Now,
   recomputeReady,
   toMillis,
+  validNowText,
   writeGateCondition,
 } from './internal';
 import { patchSpecToPod } from './patch';
@@ -97,9 +96,17 @@ export interface InPlaceUpdateOptions {
   ignoreVolumeClaimTemplatesHashDiff?: boolean;
   /** Default: {@link statefulSetRevisionAdapter} (exact label equality). */
   revisionAdapter?: RevisionAdapter;
-  /** Runs after the revision labels are written (CloneSet/ASTS: lifecycle state `Updating`). */
+  /**
+   * Runs after the revision labels are written (CloneSet/ASTS: lifecycle state `Updating`).
+   * It must return a new pod (or its argument unchanged) and not mutate its argument.
+   */
   extraMutator?: (pod: Pod) => Pod;
   getRevision?: (revision: ControllerRevision) => string;
+  /**
+   * A memo of UpdateSpecs shared by the calls of one reconcile (see
+   * {@link InPlaceUpdateSpecCache}); without it the spec is computed on every call.
+   */
+  updateSpecCache?: InPlaceUpdateSpecCache;
 }
 
 /** Result of {@link inPlaceUpdate}. */
@@ -140,14 +147,15 @@ export function inPlaceUpdate(
   opts: InPlaceUpdateOptions,
 ): InPlaceUpdateResult {
   const gates = resolveFeatureGates(opts.featureGates);
-  const spec = calculateInPlaceUpdateSpec(oldRevision, newRevision, {
+  const spec = cachedInPlaceUpdateSpec(opts.updateSpecCache, oldRevision, newRevision, {
     featureGates: gates,
     gracePeriodSeconds: opts.gracePeriodSeconds ?? 0,
     ignoreVolumeClaimTemplatesHashDiff: opts.ignoreVolumeClaimTemplatesHashDiff ?? false,
     ...(opts.getRevision ? { getRevision: opts.getRevision } : {}),
   });
   if (!spec) return { inPlaceUpdate: false }; // R2.1.1
-  if (!isValidNow(opts.now))
+  const now = validNowText(opts.now); // parsed once; the canonical text formats for free below
+  if (now === undefined)
     return { inPlaceUpdate: true, error: `invalid time ${String(opts.now)}`, updateSpec: spec };
   const adapter = opts.revisionAdapter ?? statefulSetRevisionAdapter;
 
@@ -157,34 +165,34 @@ export function inPlaceUpdate(
       type: CONDITION_INPLACE_UPDATE_READY,
       status: 'False',
       reason: 'StartInPlaceUpdate',
-      lastTransitionTime: formatTime(opts.now),
+      lastTransitionTime: now,
     });
-    if (w.written) statusPod = recomputeReady(w.pod, opts.now);
+    if (w.written) statusPod = recomputeReady(w.pod, now);
   }
 
-  let p: Pod = structuredClone(statusPod); // R2.1.3
-  p.metadata ??= {};
-  p.metadata.labels = adapter.writeRevision(p.metadata.labels ?? {}, spec.revision, gates);
-  p.metadata.annotations ??= {};
-  if (opts.extraMutator) {
-    p = structuredClone(opts.extraMutator(p));
-    p.metadata ??= {};
-    p.metadata.annotations ??= {};
-  }
+  // R2.1.3: copy-on-write — only metadata, labels and annotations are new objects here;
+  // patchSpecToPod copies the containers it changes.
+  const meta0 = statusPod.metadata ?? {};
+  let p: Pod = {
+    ...statusPod,
+    metadata: { ...meta0, labels: adapter.writeRevision(meta0.labels ?? {}, spec.revision, gates) },
+  };
+  if (opts.extraMutator) p = opts.extraMutator(p);
+  const annotations: Record<string, string> = { ...(p.metadata?.annotations ?? {}) };
+  p = { ...p, metadata: { ...(p.metadata ?? {}), annotations } };
   const state: InPlaceUpdateState = {
     revision: spec.revision,
-    updateTimestamp: formatTime(opts.now),
+    updateTimestamp: now,
     lastContainerStatuses: null,
   };
   if (spec.updateEnvFromMetadata) state.updateEnvFromMetadata = true;
   if (!isEmptyMap(spec.containerResources)) state.updateResources = true;
   if (!isEmptyMap(spec.containerImages)) state.updateImages = true;
-  const annotations = p.metadata!.annotations!;
   annotations[ANNOTATION_INPLACE_UPDATE_STATE] = encodeInPlaceUpdateState(state);
   delete annotations[ANNOTATION_INPLACE_UPDATE_STATE_LEGACY];
 
   if (spec.graceSeconds <= 0) {
-    const r = patchSpecToPod(p, spec, state, opts.now, gates);
+    const r = patchSpecToPod(p, spec, state, now, gates);
     if (r.error !== undefined) {
       return {
         inPlaceUpdate: true,
@@ -248,7 +256,8 @@ export function inPlaceRefresh(pod: Pod, opts: InPlaceRefreshOptions): InPlaceRe
     changed: false,
     ...extra,
   });
-  if (!isValidNow(opts.now)) return unchanged({ error: `invalid time ${String(opts.now)}` });
+  const now = validNowText(opts.now); // parsed once per call
+  if (now === undefined) return unchanged({ error: `invalid time ${String(opts.now)}` });
 
   const graceText = getInPlaceUpdateGraceText(pod);
   if (graceText !== undefined) {
@@ -267,7 +276,7 @@ export function inPlaceRefresh(pod: Pod, opts: InPlaceRefreshOptions): InPlaceRe
     const elapsedMs = toMillis(opts.now) - (Number.isNaN(since) ? Number.NEGATIVE_INFINITY : since);
     const graceMs = spec.graceSeconds * 1000;
     if (elapsedMs < graceMs) return unchanged({ delaySeconds: Math.ceil((graceMs - elapsedMs) / 1000) }); // R2.5.1.4
-    const r = patchSpecToPod(pod, spec, state.value, opts.now, gates); // R2.5.1.5
+    const r = patchSpecToPod(pod, spec, state.value, now, gates); // R2.5.1.5
     if (r.error !== undefined) return unchanged({ error: r.error });
     return { pod: withoutGrace(r.pod), changed: true };
   }
@@ -294,7 +303,7 @@ export function inPlaceRefresh(pod: Pod, opts: InPlaceRefreshOptions): InPlaceRe
           containerResources: state.nextContainerResources ?? {},
           updateEnvFromMetadata: state.updateEnvFromMetadata === true,
         };
-        const r = patchSpecToPod(pod, spec, state, opts.now, gates);
+        const r = patchSpecToPod(pod, spec, state, now, gates);
         if (r.error !== undefined) return unchanged({ error: r.error });
         return { pod: r.pod, changed: true };
       }
@@ -307,7 +316,7 @@ export function inPlaceRefresh(pod: Pod, opts: InPlaceRefreshOptions): InPlaceRe
       // R2.5.3
       type: CONDITION_INPLACE_UPDATE_READY,
       status: 'True',
-      lastTransitionTime: formatTime(opts.now),
+      lastTransitionTime: now,
     });
     return { pod: w.pod, changed: w.pod !== pod };
   }

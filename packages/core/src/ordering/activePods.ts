@@ -2,7 +2,7 @@
 // order of CloneSet update candidates (spec/core.md §4.3; spec/cloneset.md §9.3.1 = rules
 // 1, 2, 4, 7, 8, 9 of §8.3). The most disposable pod comes first. Stable: ties keep input order.
 import type { Pod } from 'kubernetes-types/core/v1';
-import { isPodReady as isReady } from '../readiness';
+import { isPodReady as isReady, parseTime } from '../readiness';
 import {
   compareAfterOrZero,
   creationTime,
@@ -42,17 +42,107 @@ export function compareActivePods(a: Pod, b: Pod): number {
 }
 
 /**
+ * The facts {@link compareActivePods} reads, computed once per pod for a keyed sort. Times are
+ * epoch milliseconds, `null` for a zero (or absent/unparsable) time.
+ */
+export interface ActivePodsKey {
+  assigned: boolean;
+  phase: number;
+  ready: boolean;
+  /** The Ready=True condition's `lastTransitionTime` (`null` when not Ready or zero). */
+  readySince: number | null;
+  restarts: number;
+  created: number | null;
+}
+
+/**
+ * A new timestamp parser (epoch ms, `null` for zero/absent/unparsable, as {@link parseTime})
+ * that parses each distinct string once — timestamps repeat a lot across the pods of one
+ * workload. Make one per sort or reconcile (it holds its memo; no module state).
+ */
+export function memoizedTimeParser(): (t: string | null | undefined) => number | null {
+  const parsed = new Map<string, number | null>();
+  return (t) => {
+    if (!t) return null;
+    let v = parsed.get(t);
+    if (v === undefined) {
+      v = parseTime(t)?.getTime() ?? null;
+      parsed.set(t, v);
+    }
+    return v;
+  };
+}
+
+/**
+ * The {@link ActivePodsKey} of a pod (one pass over its conditions and container statuses).
+ * `time` parses a timestamp (default: {@link parseTime}); pass a memoised one for many pods.
+ */
+export function activePodsKey(
+  pod: Pod,
+  time: (t: string | null | undefined) => number | null = (t) => parseTime(t)?.getTime() ?? null,
+): ActivePodsKey {
+  const readyCond = pod.status?.conditions?.find((c) => c.type === 'Ready'); // R5.1: the first one
+  const ready = readyCond?.status === 'True';
+  return {
+    assigned: isAssigned(pod),
+    phase: phaseRank(pod),
+    ready,
+    readySince: ready ? time(readyCond?.lastTransitionTime) : null,
+    restarts: maxContainerRestarts(pod),
+    created: time(pod.metadata?.creationTimestamp),
+  };
+}
+
+/** {@link compareActivePods} on precomputed keys (the same six rules, no re-reading). */
+export function compareActivePodsKeys(a: ActivePodsKey, b: ActivePodsKey): number {
+  return (
+    falseFirst(a.assigned, b.assigned) ||
+    Math.sign(a.phase - b.phase) ||
+    falseFirst(a.ready, b.ready) ||
+    (a.ready && b.ready ? compareAfterOrZero(a.readySince, b.readySince) : 0) ||
+    Math.sign(b.restarts - a.restarts) ||
+    compareAfterOrZero(a.created, b.created)
+  );
+}
+
+/**
+ * A comparator of indexes into `pods` by the "active pods" order, with the keys of the pods at
+ * `indexes` computed once up front (each distinct timestamp parsed once): sorting n indexes
+ * costs n key computations plus O(n log n) cheap comparisons. Missing pods sort last.
+ */
+export function activePodsIndexComparator(
+  pods: ReadonlyArray<Pod | null | undefined>,
+  indexes: readonly number[],
+): (i: number, j: number) => number {
+  const time = memoizedTimeParser();
+  const keys: Array<ActivePodsKey | undefined> = new Array(pods.length);
+  for (const i of indexes) {
+    const pod = pods[i];
+    if (pod && keys[i] === undefined) keys[i] = activePodsKey(pod, time);
+  }
+  return (i, j) => {
+    const a = keys[i];
+    const b = keys[j];
+    if (!a || !b) return a ? -1 : b ? 1 : 0;
+    return compareActivePodsKeys(a, b);
+  };
+}
+
+/**
  * Returns the pods in "active pods" order ({@link compareActivePods}); a stable sort, so ties keep
- * the input order (Go's unstable sort leaves them open for more than 12 pods).
+ * the input order (Go's unstable sort leaves them open for more than 12 pods). Keyed: each pod's
+ * facts are read once.
  */
 export function sortActivePods<P extends Pod>(pods: readonly P[]): P[] {
-  return [...pods].sort(compareActivePods);
+  const indexes = pods.map((_, i) => i);
+  return indexes.sort(activePodsIndexComparator(pods, indexes)).map((i) => pods[i]!);
 }
 
 /**
  * Sorts candidate indexes (positions into `pods`) by the "active pods" order of the pods they
  * point at, stably. This is the first step of the CloneSet update order (spec/cloneset.md §9.3.1),
- * before the priority and scatter sorts. Missing pods sort last.
+ * before the priority and scatter sorts. Missing pods sort last. Keyed: keys are computed once
+ * per candidate ({@link activePodsIndexComparator}).
  *
  * Example: pods `[Running Ready, Pending, Running not-Ready]`, indexes `[0, 1, 2]` → `[1, 2, 0]`.
  */
@@ -60,10 +150,5 @@ export function sortIndexesByActivePods(
   pods: ReadonlyArray<Pod | null | undefined>,
   indexes: readonly number[],
 ): number[] {
-  return [...indexes].sort((i, j) => {
-    const a = pods[i];
-    const b = pods[j];
-    if (!a || !b) return a ? -1 : b ? 1 : 0;
-    return compareActivePods(a, b);
-  });
+  return [...indexes].sort(activePodsIndexComparator(pods, indexes));
 }
