@@ -160,7 +160,9 @@ export class NodeSide {
     const [picked, ...rest] = eligible;
     if (!picked) return;
     const node = picked.metadata?.labels?.[LABEL_CRR_NODE_NAME] ?? '';
-    if (this.ctx.nodeFailed(node)) return;
+    // Like NodeImages: only a node the simulator models plays the daemon's part, so an
+    // external node daemon can own CRRs of nodes the simulator does not know.
+    if (!this.ctx.store.get('v1', 'Node', undefined, node) || this.ctx.nodeFailed(node)) return;
     for (const other of rest)
       if (!other.status?.phase) this.writeCrrStatus(other, { ...(other.status ?? {}), phase: 'Pending' });
     if (picked.status?.phase !== 'Recreating') {

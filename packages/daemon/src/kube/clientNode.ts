@@ -32,12 +32,25 @@ import {
 const GROUP = 'apps.kruise.io';
 const VERSION = 'v1alpha1';
 
+/** The Status message of an ApiException: client-node 2.x keeps a real server's body as JSON text. */
+function statusMessage(e: ApiException<unknown>): string {
+  let body: unknown = e.body;
+  if (typeof e.body === 'string') {
+    const text = e.body;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return text || e.message;
+    }
+  }
+  const m = (body as { message?: unknown } | undefined)?.message;
+  return typeof m === 'string' ? m : e.message;
+}
+
 function mapError(e: unknown): never {
   if (e instanceof ApiException) {
-    if (e.code === 409)
-      throw new KubeConflictError(String((e.body as { message?: string })?.message ?? e.message));
-    if (e.code === 404)
-      throw new KubeNotFoundError(String((e.body as { message?: string })?.message ?? e.message));
+    if (e.code === 409) throw new KubeConflictError(statusMessage(e));
+    if (e.code === 404) throw new KubeNotFoundError(statusMessage(e));
   }
   throw e;
 }
