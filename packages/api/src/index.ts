@@ -44,6 +44,7 @@ export {
   setDefaultsPersistentVolumeClaim,
   setDefaultsPodSpec,
   setDefaultsPodTemplateSpec,
+  VOLUME_SOURCE_KEYS,
 } from './podTemplateDefaults';
 export * from './pub';
 export * from './sidecarset';

@@ -72,7 +72,8 @@ export function applyContainerDefaults(c: Obj): void {
   }
 }
 
-const volumeSourceKeys = [
+/** The volume source fields of a core/v1 Volume (exactly one must be set). */
+export const VOLUME_SOURCE_KEYS: readonly string[] = [
   'hostPath',
   'emptyDir',
   'gcePersistentDisk',
@@ -107,7 +108,7 @@ const volumeSourceKeys = [
 
 /** True when a volume names any source (Kubernetes `SetDefaults_Volume` gives `emptyDir` otherwise). */
 export function volumeHasSource(v: Obj): boolean {
-  return volumeSourceKeys.some((k) => v[k] !== undefined && v[k] !== null);
+  return VOLUME_SOURCE_KEYS.some((k) => v[k] !== undefined && v[k] !== null);
 }
 
 /**

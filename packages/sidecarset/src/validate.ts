@@ -1,6 +1,11 @@
 // validateSidecarSet: what the SidecarSet validating webhook rejects (spec/sidecarset.md §6,
 // V1–V11), with the webhook's field paths.
-import { DEFAULT_KRUISE_NAMESPACE, type SidecarContainer, type SidecarSet } from '@kruise-ts/api';
+import {
+  DEFAULT_KRUISE_NAMESPACE,
+  type SidecarContainer,
+  type SidecarSet,
+  VOLUME_SOURCE_KEYS,
+} from '@kruise-ts/api';
 import {
   type FieldError,
   forbidden,
@@ -25,38 +30,6 @@ import type { ValidateSidecarSetContext } from './types';
 
 const NAME_RE = /^[a-zA-Z0-9-]+$/;
 const ENV_NAME_RE = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
-const VOLUME_SOURCES = [
-  'hostPath',
-  'emptyDir',
-  'gcePersistentDisk',
-  'awsElasticBlockStore',
-  'gitRepo',
-  'secret',
-  'nfs',
-  'iscsi',
-  'glusterfs',
-  'persistentVolumeClaim',
-  'rbd',
-  'flexVolume',
-  'cinder',
-  'cephfs',
-  'flocker',
-  'downwardAPI',
-  'fc',
-  'azureFile',
-  'configMap',
-  'vsphereVolume',
-  'quobyte',
-  'azureDisk',
-  'photonPersistentDisk',
-  'projected',
-  'portworxVolume',
-  'scaleIO',
-  'storageos',
-  'csi',
-  'ephemeral',
-  'image',
-];
 
 /** V1: object metadata of a cluster-scoped SidecarSet; the name matches `^[a-zA-Z0-9\-]+$`, ≤ 63. */
 function validateMetadata(ss: SidecarSet): FieldError[] {
@@ -116,7 +89,7 @@ function validateUpdateStrategy(ss: SidecarSet): FieldError[] {
 function validateVolumeSources(volumes: readonly Volume[]): FieldError[] {
   const errs: FieldError[] = [];
   volumes.forEach((v, i) => {
-    const n = VOLUME_SOURCES.filter((k) => (v as unknown as Record<string, unknown>)[k] != null).length;
+    const n = VOLUME_SOURCE_KEYS.filter((k) => (v as unknown as Record<string, unknown>)[k] != null).length;
     if (n === 0) errs.push(required(`spec.volumes[${i}]`, 'must specify a volume type'));
     else if (n > 1) errs.push(forbidden(`spec.volumes[${i}]`, 'may not specify more than 1 volume type'));
   });
