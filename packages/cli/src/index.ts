@@ -1,8 +1,9 @@
-// @kruise-ts/cli: the `kruise-ts` command — `sim`, `reconcile`, `demo`, `serve` and `daemon`.
+// @kruise-ts/cli: the `kruise-ts` command — `sim`, `reconcile`, `demo`, `serve`, `operator` and `daemon`.
 // `main(argv)` runs in-process (tests call it) and returns the exit code.
 import { Command, CommanderError } from 'commander';
 import { daemonCommand } from './commands/daemon';
 import { demoCommand } from './commands/demo';
+import { OPERATOR_HELP, operatorCommand } from './commands/operator';
 import { reconcileCommand } from './commands/reconcile';
 import { serveCommand } from './commands/serve';
 import { simCommand } from './commands/sim';
@@ -10,6 +11,7 @@ import { CliError, type CliIO, processIO } from './io';
 
 export { type DaemonCommandOptions, daemonCommand } from './commands/daemon';
 export { DEMO_SCENARIO, demoCommand, demoScenarioPath } from './commands/demo';
+export { OPERATOR_HELP, operatorCommand } from './commands/operator';
 export {
   type ReconcileCommandOptions,
   type ReconcileReport,
@@ -33,6 +35,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     )
     .version(VERSION)
     .exitOverride()
+    .enablePositionalOptions()
     .showHelpAfterError('(run `kruise-ts --help` for usage)')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
 
@@ -81,6 +84,16 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--kubeconfig <file>', 'where to write the kubeconfig (default: a file in the temp directory)')
     .option('--seed <n>', 'seed of the simulation', '1')
     .action(async (opts) => setExit(await serveCommand(opts, io)));
+
+  program
+    .command('operator')
+    .description('run the operator: the reconcile functions against a real cluster (or kruise-ts serve)')
+    .argument('[flags...]', 'kruise-manager-style flags, e.g. --kubeconfig=<file>')
+    .allowUnknownOption(true)
+    .passThroughOptions(true)
+    .helpOption('-h, --help', 'show the flags')
+    .addHelpText('after', OPERATOR_HELP)
+    .action(async (flags: string[]) => setExit(await operatorCommand(flags, io)));
 
   program
     .command('daemon')

@@ -72,3 +72,11 @@ describe('kruise-ts daemon', () => {
     expect(c.err()).toContain("required option '--node <name>' not specified");
   });
 });
+
+describe('kruise-ts operator', () => {
+  it('rejects an unknown flag with exit code 2 and names it', async () => {
+    const c = capture();
+    expect(await main(['operator', '--bogus-flag'], c.io)).toBe(2);
+    expect(c.err()).toContain('--bogus-flag');
+  });
+});

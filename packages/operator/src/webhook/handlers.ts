@@ -1,0 +1,252 @@
+// Admission handlers (spec/operator.md §1, §2.2): the pod mutating webhook (SidecarSet
+// injection through injectSidecars), defaulting for Kruise kinds (setDefaults*), validation for
+// every Kruise kind (the validate* of each controller package) and deletion protection. Each
+// handler maps an AdmissionReview request to a response; the objects it needs beyond the
+// request come from the informer cache. Pure apart from the cache reads.
+import {
+  type KubeObject,
+  setDefaultsCloneSet,
+  setDefaultsDaemonSet,
+  setDefaultsImagePullJob,
+  setDefaultsNodeImage,
+  setDefaultsSidecarSet,
+  setDefaultsStatefulSet,
+  setDefaultsUnitedDeployment,
+} from '@kruise-ts/api';
+import { validateCloneSet } from '@kruise-ts/cloneset';
+import { type FeatureGates, type FieldError, formatFieldError, jsonEqual } from '@kruise-ts/core';
+import { validateDaemonSet } from '@kruise-ts/daemonset';
+import {
+  validateAdvancedCronJob,
+  validateImageListPullJob,
+  validateImagePullJob,
+  validateNodeImage,
+} from '@kruise-ts/nodeops';
+import { injectSidecars, validateSidecarSet } from '@kruise-ts/sidecarset';
+import { validateStatefulSet } from '@kruise-ts/statefulset';
+import { validateUnitedDeployment } from '@kruise-ts/uniteddeployment';
+import type { Namespace, Pod } from 'kubernetes-types/core/v1';
+import type { CacheReader } from '../controllers/index';
+import { NAMESPACE, POD, PVC, REVISION } from '../controllers/index';
+import { checkDeletionProtection, type ProtectedKind, type ProtectionDecision } from './deletionProtection';
+
+/** The `request` of an AdmissionReview. */
+export interface AdmissionRequest {
+  uid: string;
+  kind?: { group: string; version: string; kind: string };
+  subResource?: string;
+  name?: string;
+  namespace?: string;
+  operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+  userInfo?: { username?: string };
+  object?: KubeObject;
+  oldObject?: KubeObject;
+}
+
+/** The `response` of an AdmissionReview. */
+export interface AdmissionResponse {
+  uid: string;
+  allowed: boolean;
+  status?: { code: number; message: string };
+  patchType?: 'JSONPatch';
+  patch?: string;
+}
+
+/** What handlers read. */
+export interface HandlerContext {
+  cache: CacheReader;
+  featureGates: FeatureGates;
+  kruiseNamespace: string;
+  now(): Date;
+  /** Lists CRs for CRD Cascading protection (D1.9), straight from the API server. */
+  listCRs?(group: string, version: string, listKind: string): Promise<KubeObject[]>;
+  /** A denial happened (metrics + protection log, D1.12). */
+  onProtectionDenied?(kind: string, obj: KubeObject, username: string): void;
+}
+
+type Handler = (req: AdmissionRequest, ctx: HandlerContext) => Promise<AdmissionResponse> | AdmissionResponse;
+
+const allow = (uid: string): AdmissionResponse => ({
+  uid,
+  allowed: true,
+  status: { code: 200, message: '' },
+});
+const deny = (uid: string, code: number, message: string): AdmissionResponse => ({
+  uid,
+  allowed: false,
+  status: { code, message },
+});
+
+/** A JSONPatch replacing the changed top-level members (add = replace-or-add, RFC 6902). */
+export function topLevelPatch(before: object, after: object): string | undefined {
+  const b = before as Record<string, unknown>;
+  const a = after as Record<string, unknown>;
+  const ops: unknown[] = [];
+  for (const k of Object.keys(a)) {
+    if (!(k in b) || !jsonEqual(b[k] as any, a[k] as any))
+      ops.push({ op: 'add', path: `/${k}`, value: a[k] });
+  }
+  for (const k of Object.keys(b)) if (!(k in a)) ops.push({ op: 'remove', path: `/${k}` });
+  return ops.length ? Buffer.from(JSON.stringify(ops)).toString('base64') : undefined;
+}
+
+function mutated(uid: string, before: object, after: object): AdmissionResponse {
+  const patch = topLevelPatch(before, after);
+  return patch ? { uid, allowed: true, patchType: 'JSONPatch', patch } : allow(uid);
+}
+
+function fieldErrors(uid: string, errs: FieldError[]): AdmissionResponse {
+  return errs.length === 0 ? allow(uid) : deny(uid, 422, errs.map(formatFieldError).join(', '));
+}
+
+/** `/mutate-pod`: SidecarSet injection on CREATE (SS-4.1). */
+const mutatePod: Handler = (req, ctx) => {
+  if (req.operation !== 'CREATE' || !req.object) return allow(req.uid);
+  const pod = req.object as unknown as Pod;
+  const ns = pod.metadata?.namespace ?? req.namespace;
+  const sidecarSets = ctx.cache.list({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet' });
+  if (sidecarSets.length === 0) return allow(req.uid);
+  const r = injectSidecars(pod, sidecarSets as never, {
+    now: ctx.now(),
+    namespace: ns ? (ctx.cache.get(NAMESPACE, undefined, ns) as unknown as Namespace | undefined) : undefined,
+    kruiseNamespace: ctx.kruiseNamespace,
+    revisions: ctx.cache.list(REVISION, ctx.kruiseNamespace) as never,
+    requestNamespace: req.namespace,
+    operation: 'CREATE',
+  });
+  if (r.errors.length > 0) return deny(req.uid, 403, r.errors.map(formatFieldError).join(', '));
+  return mutated(req.uid, pod, r.pod);
+};
+
+/** `/mutate-<kind>`: the kind's defaulting (the mutating webhook of each Kruise kind). */
+function defaulter(fn: (obj: never, opts: never) => KubeObject): Handler {
+  return (req, ctx) => {
+    if (!req.object || (req.operation !== 'CREATE' && req.operation !== 'UPDATE')) return allow(req.uid);
+    const out = fn(req.object as never, { featureGates: ctx.featureGates, old: req.oldObject } as never);
+    return mutated(req.uid, req.object, out);
+  };
+}
+
+/** Deletion protection for a DELETE (D1.3–D1.6). */
+async function protection(
+  kind: ProtectedKind,
+  req: AdmissionRequest,
+  ctx: HandlerContext,
+): Promise<AdmissionResponse> {
+  if (req.operation !== 'DELETE' || req.subResource) return allow(req.uid);
+  const old = req.oldObject;
+  if (!old) return allow(req.uid); // D1.4
+  let crs: KubeObject[] | Error | undefined;
+  if (
+    kind === 'CustomResourceDefinition' &&
+    ctx.featureGates.DeletionProtectionForCRDCascadingGate &&
+    ctx.listCRs
+  ) {
+    const spec = (
+      old as {
+        spec?: {
+          group?: string;
+          versions?: Array<{ name: string; storage?: boolean }>;
+          names?: { listKind?: string };
+        };
+      }
+    ).spec;
+    const v = spec?.versions?.find((x) => x.storage);
+    if (v)
+      crs = await ctx.listCRs(spec?.group ?? '', v.name, spec?.names?.listKind ?? '').catch((e: Error) => e);
+  }
+  const d: ProtectionDecision = checkDeletionProtection(kind, old, {
+    enabled: ctx.featureGates.ResourcesDeletionProtection,
+    crdCascading: ctx.featureGates.DeletionProtectionForCRDCascadingGate,
+    listPods: (ns) => ctx.cache.list(POD, ns),
+    listPVCs: (ns) => ctx.cache.list(PVC, ns),
+    listCRs: () => {
+      if (crs instanceof Error) throw crs;
+      return crs ?? [];
+    },
+  });
+  if (d.allowed) return allow(req.uid);
+  if (kind !== 'Service' && kind !== 'Ingress')
+    ctx.onProtectionDenied?.(req.kind?.kind ?? old.kind, old, req.userInfo?.username ?? '');
+  return deny(req.uid, d.code, d.message);
+}
+
+/** `/validate-<kind>`: CREATE/UPDATE validation, and for workloads DELETE protection. */
+function validator(fn: (obj: never, old: never, ctx: never) => FieldError[], deletable = false): Handler {
+  return (req, ctx) => {
+    if (req.operation === 'DELETE') return deletable ? protection('Workload', req, ctx) : allow(req.uid);
+    if (!req.object || (req.operation !== 'CREATE' && req.operation !== 'UPDATE')) return allow(req.uid);
+    const ns = req.object.metadata?.namespace ?? req.namespace;
+    return fieldErrors(
+      req.uid,
+      fn(
+        req.object as never,
+        (req.operation === 'UPDATE' ? req.oldObject : undefined) as never,
+        {
+          featureGates: ctx.featureGates,
+          pods: ns ? ctx.cache.list(POD, ns) : [],
+          sidecarSets: ctx.cache.list({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet' }),
+        } as never,
+      ),
+    );
+  };
+}
+
+/** Every served admission path → handler. */
+export const handlers: Readonly<Record<string, Handler>> = {
+  '/mutate-pod': mutatePod,
+  '/mutate-apps-kruise-io-v1alpha1-cloneset': defaulter(setDefaultsCloneSet as never),
+  '/mutate-apps-kruise-io-v1alpha1-daemonset': defaulter(setDefaultsDaemonSet as never),
+  '/mutate-apps-kruise-io-v1alpha1-sidecarset': defaulter(setDefaultsSidecarSet as never),
+  '/mutate-apps-kruise-io-statefulset': defaulter(setDefaultsStatefulSet as never),
+  '/mutate-apps-kruise-io-v1alpha1-uniteddeployment': defaulter(setDefaultsUnitedDeployment as never),
+  '/mutate-apps-kruise-io-v1alpha1-imagepulljob': defaulter(setDefaultsImagePullJob as never),
+  '/mutate-apps-kruise-io-v1alpha1-nodeimage': defaulter(setDefaultsNodeImage as never),
+  '/validate-apps-kruise-io-v1alpha1-cloneset': validator(validateCloneSet as never, true),
+  '/validate-apps-kruise-io-statefulset': validator(validateStatefulSet as never, true),
+  '/validate-apps-kruise-io-v1alpha1-uniteddeployment': validator(validateUnitedDeployment as never, true),
+  '/validate-apps-kruise-io-v1alpha1-daemonset': validator(validateDaemonSet as never),
+  '/validate-apps-kruise-io-v1alpha1-sidecarset': validator(validateSidecarSet as never),
+  '/validate-apps-kruise-io-v1alpha1-advancedcronjob': validator(validateAdvancedCronJob as never),
+  '/validate-apps-kruise-io-v1alpha1-imagepulljob': validator(validateImagePullJob as never),
+  '/validate-apps-kruise-io-v1alpha1-imagelistpulljob': validator(validateImageListPullJob as never),
+  '/validate-apps-kruise-io-v1alpha1-nodeimage': validator(validateNodeImage as never),
+  '/validate-apps-deployment': (r, c) => protection('Workload', r, c),
+  '/validate-apps-replicaset': (r, c) => protection('Workload', r, c),
+  '/validate-apps-statefulset': (r, c) => protection('Workload', r, c),
+  '/validate-namespace': (r, c) => protection('Namespace', r, c),
+  '/validate-customresourcedefinition': (r, c) => protection('CustomResourceDefinition', r, c),
+  '/validate-service': (r, c) => protection('Service', r, c),
+  '/validate-ingress': (r, c) => protection('Ingress', r, c),
+};
+
+/**
+ * W2.1: the paths served under the gates: `/mutate-pod` needs `PodWebhook`; Service and Ingress
+ * protection need `ResourcesDeletionProtection`; every other path is always served.
+ */
+export function activePaths(gates: FeatureGates): Set<string> {
+  const out = new Set(Object.keys(handlers));
+  if (!gates.PodWebhook) out.delete('/mutate-pod');
+  if (!gates.ResourcesDeletionProtection) {
+    out.delete('/validate-service');
+    out.delete('/validate-ingress');
+  }
+  return out;
+}
+
+/** Runs the handler of `path` for one AdmissionReview body; returns the response review. */
+export async function review(path: string, body: unknown, ctx: HandlerContext): Promise<unknown> {
+  const b = body as { apiVersion?: string; request?: AdmissionRequest };
+  const req = b?.request;
+  const apiVersion = b?.apiVersion ?? 'admission.k8s.io/v1';
+  if (!req?.uid)
+    return { apiVersion, kind: 'AdmissionReview', response: deny('', 400, 'no request in AdmissionReview') };
+  const h = handlers[path];
+  let response: AdmissionResponse;
+  try {
+    response = h ? await h(req, ctx) : allow(req.uid);
+  } catch (err) {
+    response = deny(req.uid, 500, (err as Error).message);
+  }
+  return { apiVersion, kind: 'AdmissionReview', response };
+}
