@@ -244,6 +244,37 @@ export async function patchObject(ctx: ApiContext, req: WriteRequest): Promise<R
   } catch (e) {
     return fail(badRequest(`the body of the request could not be decoded: ${(e as Error).message}`));
   }
+  // Like kube-apiserver's GuaranteedUpdate: a patch is applied to the object as it is when the
+  // write happens, so a concurrent write during admission (webhooks are awaited) makes the server
+  // re-read and re-apply it, unless the patch itself pins a resourceVersion.
+  for (let attempt = 1; ; attempt++) {
+    const reply = await patchOnce(ctx, req, kind, patch, manager);
+    if (reply.code !== 409 || attempt >= PATCH_ATTEMPTS || pinsResourceVersion(kind, patch)) return reply;
+  }
+}
+
+/** How often a patch is re-applied after a write conflict it did not ask for. */
+const PATCH_ATTEMPTS = 5;
+
+/** True when a patch names a resourceVersion (optimistic concurrency requested by the client). */
+function pinsResourceVersion(kind: string, patch: unknown): boolean {
+  if (kind === 'json')
+    return (
+      Array.isArray(patch) &&
+      patch.some((op) => (op as { path?: unknown })?.path === '/metadata/resourceVersion')
+    );
+  const rv = (patch as { metadata?: { resourceVersion?: unknown } } | null)?.metadata?.resourceVersion;
+  return rv !== undefined && rv !== null && rv !== '';
+}
+
+/** One attempt of a PATCH: read, apply the patch, admit and write. */
+async function patchOnce(
+  ctx: ApiContext,
+  req: WriteRequest,
+  kind: NonNullable<ReturnType<typeof patchKind>>,
+  patch: unknown,
+  manager: string | undefined,
+): Promise<Reply> {
   const current = getObject(ctx, req.res, req.namespace, req.name ?? '');
   if (!current) {
     if (
