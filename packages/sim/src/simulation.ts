@@ -6,7 +6,7 @@
 // pure reconcile → actions through admission + store → affected keys
 // enqueued). Then invariants are checked and the timeline sampled. Same
 // scenario and seed, same event log, byte for byte.
-import type { KubeObject } from '@kruise-ts/api';
+import { type KubeObject, LABEL_CONTROLLER_REVISION_HASH } from '@kruise-ts/api';
 import type { Action, FeatureGates } from '@kruise-ts/core';
 import { AdmissionChain } from './admission';
 import { createRng, type Rng } from './compat';
@@ -469,8 +469,8 @@ export class Simulation {
     if (c.type === 'modified' && obj.metadata.deletionTimestamp && !c.old?.metadata.deletionTimestamp)
       this.stats.podsDeleted++;
     if (c.type === 'modified' && c.source.startsWith('controller:')) {
-      const before = c.old?.metadata.labels?.['controller-revision-hash'];
-      const after = obj.metadata.labels?.['controller-revision-hash'];
+      const before = c.old?.metadata.labels?.[LABEL_CONTROLLER_REVISION_HASH];
+      const after = obj.metadata.labels?.[LABEL_CONTROLLER_REVISION_HASH];
       if (before !== undefined && after !== undefined && before !== after) this.stats.podsUpdatedInPlace++;
     }
     if (!spec?.nodeName) {

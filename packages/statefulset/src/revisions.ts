@@ -2,7 +2,12 @@
 // revision of the current template, current/update revision selection with rollback
 // renumbering and collision counting, the templates of currentSet/updateSet, and history
 // truncation.
-import { APPS_V1BETA1, type KubeObject, type StatefulSet } from '@kruise-ts/api';
+import {
+  APPS_V1BETA1,
+  type KubeObject,
+  LABEL_CONTROLLER_REVISION_HASH,
+  type StatefulSet,
+} from '@kruise-ts/api';
 import {
   type Action,
   findEqualRevisions,
@@ -140,7 +145,7 @@ export function truncateHistory(
 ): Action[] {
   const live = new Set<string>([currentName, updateName]);
   for (const p of pods) {
-    const r = p.metadata?.labels?.['controller-revision-hash'];
+    const r = p.metadata?.labels?.[LABEL_CONTROLLER_REVISION_HASH];
     if (r) live.add(r);
   }
   const limit = set.spec.revisionHistoryLimit ?? 10;

@@ -2,7 +2,7 @@
 // loaded as the observed state (a controller object is defaulted and validated
 // by the admission chain first, like `kubectl apply`), then each object that
 // has a controller is reconciled once and the actions are printed.
-import { type KubeObject, readManifests } from '@kruise-ts/api';
+import { type KubeObject, LABEL_CONTROLLER_REVISION_HASH, readManifests } from '@kruise-ts/api';
 import { type Action, formatFieldError } from '@kruise-ts/core';
 import { displayName, keyOf, Simulation } from '@kruise-ts/sim';
 import { stringify } from 'yaml';
@@ -159,7 +159,7 @@ function describeAction(a: Action): string {
   switch (a.verb) {
     case 'create': {
       const name = a.object.metadata.name ?? `${a.object.metadata.generateName ?? ''}*`;
-      const rev = a.object.metadata.labels?.['controller-revision-hash'];
+      const rev = a.object.metadata.labels?.[LABEL_CONTROLLER_REVISION_HASH];
       return `${pad('create')}${a.object.kind} ${name}${rev && a.object.kind === 'Pod' ? ` (revision ${rev})` : ''}  [${a.reason}]`;
     }
     case 'delete':
