@@ -1,5 +1,9 @@
+// The daemon's image-reference helpers: §2.5 CRI image matching and the §2.6 pull reference; the
+// shared parser it re-exports is tested in packages/api/test/imageRef*.test.ts.
+import * as api from '@kruise-ts/api';
 import { describe, expect, it } from 'vitest';
 import {
+  familiarName,
   findImage,
   imageContains,
   imageNameTag,
@@ -12,33 +16,24 @@ import {
 const DIGEST = `sha256:${'a'.repeat(64)}`;
 
 describe('§2 image references', () => {
-  it('§2.1: normalize adds docker.io/library and latest, keeps the digest and drops the tag', () => {
+  it('§2.1: normalize (the shared parser) gives the full reference and the repository', () => {
     expect(normalizeImage('nginx')?.full).toBe('docker.io/library/nginx:latest');
-    expect(normalizeImage('foo/bar:1')?.full).toBe('docker.io/foo/bar:1');
     expect(normalizeImage(`a/b:t@${DIGEST}`)?.full).toBe(`docker.io/a/b@${DIGEST}`);
     expect(normalizeImage('127.0.0.1:5000/a/b:v1')?.repository).toBe('127.0.0.1:5000/a/b');
-  });
-
-  it('§2.1: an unparsable reference is an error (undefined)', () => {
-    expect(normalizeImage('')).toBeUndefined();
     expect(normalizeImage('Nginx')).toBeUndefined();
-    expect(normalizeImage('a/b:bad:tag')).toBeUndefined();
-    expect(imageNameTag('bad ref')).toBeUndefined();
   });
 
-  it.each([
-    ['nginx', 'nginx', 'latest'],
-    ['docker.io/library/nginx:1.25', 'nginx', '1.25'],
-    ['reg:5000/x/y', 'reg:5000/x/y', 'latest'],
-    [`a/b:t@${DIGEST}`, 'a/b', DIGEST],
-    ['docker.io/foo/bar:2', 'foo/bar', '2'],
-  ])('§2.2: nameTag(%s) = (%s, %s)', (ref, name, tag) => {
-    expect(imageNameTag(ref)).toEqual({ name, tag });
+  it('§2.3: NodeImages are keyed with the same parser as the controllers: the daemon re-exports @kruise-ts/api', () => {
+    expect(normalizeImage).toBe(api.normalizeImageReference);
+    expect(imageNameTag).toBe(api.imageNameTag);
+    expect(registryOf).toBe(api.registryOf);
+    expect(isDigestTag).toBe(api.isDigestTag);
+    expect(familiarName).toBe(api.familiarName);
   });
 
-  it('§2.4: registryOf is the text before the first slash, or the whole name', () => {
-    expect(registryOf('reg:5000/x/y')).toBe('reg:5000');
-    expect(registryOf('nginx')).toBe('nginx');
+  it('§2.5 + Docker rules: a repoTag under the legacy index.docker.io matches the familiar name', () => {
+    const img = { id: 'sha256:3', repoTags: ['index.docker.io/library/nginx:1.25'], repoDigests: [] };
+    expect(imageContains(img, 'nginx', '1.25')).toBe(true);
   });
 
   it('§2.5: an image contains (name, tag) when any repoTag normalises to it', () => {
