@@ -83,6 +83,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--speed <factor>', 'simulated seconds per wall-clock second', '1')
     .option('--kubeconfig <file>', 'where to write the kubeconfig (default: a file in the temp directory)')
     .option('--seed <n>', 'seed of the simulation', '1')
+    .option('--nodes <n>', 'number of simulated nodes, 110 pods each', '3')
     .action(async (opts) => setExit(await serveCommand(opts, io)));
 
   program

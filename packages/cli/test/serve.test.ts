@@ -58,6 +58,19 @@ describe('kruise-ts serve', () => {
     expect(c.err()).toContain('--controllers must be "all" or "none"');
   });
 
+  it('--nodes sets the number of simulated nodes', async () => {
+    const c = capture();
+    const kubeconfig = join(mkdtempSync(join(tmpdir(), 'kts-serve-')), 'kubeconfig');
+    const server = await startServe({ port: '0', kubeconfig, speed: '0', nodes: '5' }, c.io);
+    try {
+      const list = (await (await fetch(`${server.url}/api/v1/nodes`)).json()) as { items: unknown[] };
+      expect(list.items).toHaveLength(5);
+      expect(c.out()).toContain('(5 nodes)');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('rejects a bad --port with exit code 2', async () => {
     const c = capture();
     expect(await main(['serve', '--port', 'abc'], c.io)).toBe(2);

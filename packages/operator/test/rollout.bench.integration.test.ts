@@ -18,7 +18,8 @@ const N = Number(process.env.OPERATOR_BENCH ?? 0);
 
 describe.skipIf(!N)('benchmark: full in-place rollout', () => {
   it(`rolls ${N} pods in place and reports API writes per pod and time to converge`, async () => {
-    const server = await startCluster(20);
+    // The default cluster has 3 nodes × 110 pods = 330 pod slots; size it so every pod schedules.
+    const server = await startCluster(20, Math.max(3, Math.ceil(N / 100)));
     const op = await startOperator(server.kubeconfigPath, 'bench', { events: false, writeConcurrency: 32 });
     const progress: unknown[] = [];
     const status = async () => (await api(server.url, 'GET', `${CS_PATH}/big`)).body;

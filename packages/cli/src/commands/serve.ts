@@ -12,6 +12,7 @@ export interface ServeCommandOptions {
   speed?: string;
   kubeconfig?: string;
   seed?: string;
+  nodes?: string;
 }
 
 function parseNumber(flag: string, value: string | undefined, fallback: number): number {
@@ -30,7 +31,14 @@ export async function startServe(opts: ServeCommandOptions, io: CliIO): Promise<
   const port = parseNumber('--port', opts.port, 6443);
   if (!Number.isInteger(port) || port > 65535)
     throw new CliError(`--port must be a TCP port, got "${opts.port}"`, 2);
+  const nodeCount = parseNumber('--nodes', opts.nodes, 3);
+  if (!Number.isInteger(nodeCount) || nodeCount < 1)
+    throw new CliError(`--nodes must be a whole number of at least 1, got "${opts.nodes}"`, 2);
+  // Each simulated node holds 110 pods (as a kubelet's default maxPods), so a 1,000-pod
+  // CloneSet needs --nodes 10.
+  const nodes = Array.from({ length: nodeCount }, (_, i) => ({ name: `node-${i + 1}` }));
   const server = await startApiServer({
+    nodes,
     port,
     host: opts.host ?? '127.0.0.1',
     controllers,
@@ -40,7 +48,7 @@ export async function startServe(opts: ServeCommandOptions, io: CliIO): Promise<
   });
   io.stdout(
     [
-      `kruise-ts serve: a simulated cluster's Kubernetes API on ${server.url} (controllers: ${controllers})`,
+      `kruise-ts serve: a simulated cluster (${nodeCount} nodes) behind a Kubernetes API on ${server.url} (controllers: ${controllers})`,
       `kubeconfig written to ${server.kubeconfigPath}; point kubectl at it:`,
       '',
       `  export KUBECONFIG=${server.kubeconfigPath}`,

@@ -15,11 +15,22 @@ export type { ApiServer };
 
 let seq = 0;
 
-export async function startCluster(speed = 10): Promise<ApiServer> {
+/**
+ * Starts the simulator's API server. `nodes`: how many nodes of 110 pods (default: the
+ * simulation's 3, i.e. at most 330 schedulable pods; more stay Pending "Too many pods").
+ */
+export async function startCluster(speed = 10, nodes?: number): Promise<ApiServer> {
   return startApiServer({
     port: 0,
     controllers: 'none',
     speed,
+    nodes:
+      nodes === undefined
+        ? undefined
+        : Array.from({ length: nodes }, (_, i) => ({
+            name: `node-${i + 1}`,
+            capacity: { cpu: '4', memory: '16Gi', pods: '110' },
+          })),
     kubeconfigPath: join(tmpdir(), `kruise-ts-op-${process.pid}-${seq++}.kubeconfig`),
   });
 }

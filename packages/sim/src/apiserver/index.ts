@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { crdManifests, type KubeObject } from '@kruise-ts/api';
 import { stringify } from 'yaml';
 import { ControllerRegistry } from '../controllers';
+import type { NodeConfig } from '../nodes';
 import { Simulation } from '../simulation';
 import { rfc3339 } from '../time';
 import { bootstrap, EventBridge, followCrds, RealTimeDriver } from './cluster';
@@ -54,6 +55,12 @@ export interface ApiServerOptions {
   maxBodyBytes?: number;
   /** Watch history size in events (default 50,000). */
   watchHistory?: number;
+  /**
+   * Nodes of the default simulation (default: the simulation's 3 nodes of 110 pods each, so at
+   * most 330 pods can be scheduled; more stay Pending `Unschedulable: Too many pods`). Ignored
+   * when `simulation` is given. Example: 10 nodes of 110 pods hold a 1,000-pod CloneSet.
+   */
+  nodes?: NodeConfig[];
 }
 
 /** A running API server. */
@@ -130,6 +137,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       seed: options.seed ?? 1,
       startTime: rfc3339(Date.now()),
       registry: controllers === 'none' ? new ControllerRegistry() : undefined,
+      nodes: options.nodes,
     });
   const crds: KubeObject[] = crdManifests();
   const registry = new Registry(crds);
