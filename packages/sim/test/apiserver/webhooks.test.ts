@@ -21,6 +21,9 @@ let hookPort = 0;
 let ca = '';
 const reviews: any[] = [];
 const PODS = '/api/v1/namespaces/default/pods';
+const CMS = '/api/v1/namespaces/default/configmaps';
+const MERGE = { 'Content-Type': 'application/merge-patch+json' };
+let raced = false;
 
 describe.skipIf(!HAVE)('external admission webhooks (controllers: none)', () => {
   beforeAll(async () => {
@@ -59,6 +62,15 @@ describe.skipIf(!HAVE)('external admission webhooks (controllers: none)', () => 
         reviews.push(review);
         const r = review.request;
         let response: Record<string, unknown> = { uid: r.uid, allowed: true };
+        if (req.url === '/race' && !raced && r.object?.metadata?.name === 'race') {
+          // While this UPDATE is being admitted, another client writes the same object.
+          raced = true;
+          void call(s.url, 'PATCH', `${CMS}/race`, { data: { other: 'x' } }, MERGE).then(() => {
+            res.writeHead(200, { 'Content-Type': 'application/json' });
+            res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }));
+          });
+          return;
+        }
         if (req.url === '/mutate') {
           const patch = [{ op: 'add', path: '/metadata/labels/injected', value: 'yes' }];
           response = {
@@ -163,5 +175,41 @@ describe.skipIf(!HAVE)('external admission webhooks (controllers: none)', () => 
     expect(r.body.message).toMatch(
       /^Internal error occurred: failed calling webhook "down-fail\.test\.io": /,
     );
+  });
+  it('a PATCH that races another write during admission is re-applied (as kube-apiserver does), unless it pins a resourceVersion', async () => {
+    // the previous test's Fail webhook on configmap CREATE would block the set-up
+    await call(
+      s.url,
+      'DELETE',
+      '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/z-down',
+    );
+    await call(s.url, 'POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', {
+      metadata: { name: 'race' },
+      webhooks: [
+        {
+          name: 'race.test.io',
+          clientConfig: { url: `https://127.0.0.1:${hookPort}/race`, caBundle: ca },
+          rules: [
+            { operations: ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] },
+          ],
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+        },
+      ],
+    });
+    const created = await call(s.url, 'POST', CMS, { metadata: { name: 'race' }, data: { a: '1' } });
+    expect(created.status).toBe(201);
+    const r = await call(s.url, 'PATCH', `${CMS}/race`, { data: { a: '2' } }, MERGE);
+    expect(raced).toBe(true);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual({ a: '2', other: 'x' }); // both writes survive
+    const stale = await call(
+      s.url,
+      'PATCH',
+      `${CMS}/race`,
+      { metadata: { resourceVersion: created.body.metadata.resourceVersion }, data: { a: '3' } },
+      MERGE,
+    );
+    expect(stale.status).toBe(409);
   });
 });
