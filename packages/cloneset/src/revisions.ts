@@ -6,7 +6,7 @@ import type { KubeObject } from '@kruise-ts/api';
 import { ANNOTATION_CLONESET_VCT_HASH, type CloneSet, LABEL_CONTROLLER_REVISION_HASH } from '@kruise-ts/api';
 import {
   type Action,
-  findEqualRevisions,
+  chooseUpdateRevision,
   hashVolumeClaimTemplates,
   newControllerRevision,
   nextRevisionNumber,
@@ -75,18 +75,22 @@ export function candidateRevision(
  */
 export function planRevisions(cs: CloneSet, owned: readonly ControllerRevision[]): RevisionPlan {
   const sorted = sortControllerRevisions(owned);
-  let collisionCount = cs.status?.collisionCount ?? 0;
   const next = nextRevisionNumber(sorted);
-  let candidate = candidateRevision(cs, next, collisionCount);
-  const equal = findEqualRevisions(sorted, candidate);
+  const choice = chooseUpdateRevision(
+    sorted,
+    (collisions) => candidateRevision(cs, next, collisions),
+    cs.status?.collisionCount ?? 0,
+  );
+  const { collisionCount } = choice;
   const actions: Action[] = [];
   let updateRevision: ControllerRevision;
   let revisions = sorted;
-  if (equal.length > 0 && sorted[sorted.length - 1] === equal[equal.length - 1]) {
-    updateRevision = sorted[sorted.length - 1];
-  } else if (equal.length > 0) {
-    const old = equal[equal.length - 1];
-    const vct = candidate.metadata?.annotations?.[ANNOTATION_CLONESET_VCT_HASH] ?? '';
+  if (choice.kind === 'latest') {
+    updateRevision = choice.revision;
+  } else if (choice.kind === 'reuse') {
+    const old = choice.old;
+    const vct =
+      candidateRevision(cs, next, collisionCount).metadata?.annotations?.[ANNOTATION_CLONESET_VCT_HASH] ?? '';
     const annotations = { ...(old.metadata?.annotations ?? {}) };
     if (annotations[ANNOTATION_CLONESET_VCT_HASH] !== vct) annotations[ANNOTATION_CLONESET_VCT_HASH] = vct;
     updateRevision = { ...old, metadata: { ...old.metadata, annotations }, revision: next };
@@ -97,18 +101,13 @@ export function planRevisions(cs: CloneSet, owned: readonly ControllerRevision[]
     });
     revisions = sortControllerRevisions(sorted.map((r) => (r === old ? updateRevision : r)));
   } else {
-    const names = new Set(sorted.map((r) => r.metadata?.name ?? ''));
-    for (let guard = 0; guard < 1000 && names.has(candidate.metadata?.name ?? ''); guard++) {
-      collisionCount++;
-      candidate = candidateRevision(cs, next, collisionCount);
-    }
-    updateRevision = candidate;
+    updateRevision = choice.revision;
     actions.push({
       verb: 'create',
-      object: candidate as unknown as KubeObject,
+      object: updateRevision as unknown as KubeObject,
       reason: Reasons.CreateRevision,
     });
-    revisions = [...sorted, candidate];
+    revisions = [...sorted, updateRevision];
   }
   const currentName = cs.status?.currentRevision;
   const currentRevision =

@@ -190,6 +190,52 @@ export function findEqualRevisions(
   return sortControllerRevisions(revisions).filter((r) => equalRevision(r, needle));
 }
 
+/** How a controller gets its update revision: see {@link chooseUpdateRevision}. */
+export type UpdateRevisionChoice =
+  /** The newest revision already equals the template: use it as is. */
+  | { kind: 'latest'; revision: ControllerRevision; collisionCount: number }
+  /** An older revision equals the template (a rollback): reuse it with the next revision number. */
+  | { kind: 'reuse'; old: ControllerRevision; collisionCount: number }
+  /** No revision equals the template: create `revision`, whose name is free. */
+  | { kind: 'create'; revision: ControllerRevision; collisionCount: number };
+
+/**
+ * The update-revision rule CloneSet (spec/cloneset.md §12) and Advanced StatefulSet (R4.4) share,
+ * as Kubernetes' StatefulSet does: build the candidate for the current template; if the newest
+ * equal revision is the newest revision overall, use it; if an older revision is equal, reuse it
+ * (the caller bumps its revision number); otherwise create the candidate, raising the collision
+ * count while its name is taken by a revision with other data.
+ *
+ * Example: revisions #1 (template A) and #2 (template B), template back to A → `reuse` #1, which
+ * the caller renumbers #3. Template C whose hash collides with #2's name → collisionCount 0 → 1 and
+ * a new name.
+ *
+ * `revisions` must be in history order (oldest first); `candidateFor(collisionCount)` builds the
+ * candidate revision for the current template.
+ */
+export function chooseUpdateRevision(
+  revisions: readonly ControllerRevision[],
+  candidateFor: (collisionCount: number) => ControllerRevision,
+  collisionCount: number,
+): UpdateRevisionChoice {
+  let candidate = candidateFor(collisionCount);
+  const equal = findEqualRevisions(revisions, candidate);
+  if (equal.length > 0) {
+    const newestEqual = equal[equal.length - 1];
+    if (newestEqual === revisions[revisions.length - 1])
+      return { kind: 'latest', revision: newestEqual, collisionCount };
+    return { kind: 'reuse', old: newestEqual, collisionCount };
+  }
+  const names = new Set(revisions.map((r) => r.metadata?.name ?? ''));
+  // A hash collision is vanishingly rare; the bound only guards against a candidateFor that
+  // ignores the count.
+  for (let guard = 0; guard < 1000 && names.has(candidate.metadata?.name ?? ''); guard++) {
+    collisionCount++;
+    candidate = candidateFor(collisionCount);
+  }
+  return { kind: 'create', revision: candidate, collisionCount };
+}
+
 /**
  * History truncation (spec/cloneset.md §12, spec/statefulset.md R4.6): among revisions whose
  * name is not in `live`, in history order, the oldest ones beyond `historyLimit` — i.e. the

@@ -10,7 +10,7 @@ import {
 } from '@kruise-ts/api';
 import {
   type Action,
-  findEqualRevisions,
+  chooseUpdateRevision,
   newControllerRevision,
   nextRevisionNumber,
   type ObjectRef,
@@ -82,17 +82,19 @@ export function getStatefulSetRevisions(
   owned: readonly ControllerRevision[],
 ): StatefulSetRevisionPlan {
   let revisions = sortControllerRevisions(owned);
-  let collisionCount = set.status?.collisionCount ?? 0;
   const next = nextRevisionNumber(revisions);
-  let candidate = candidateRevision(set, next, collisionCount);
-  const equal = findEqualRevisions(revisions, candidate);
+  const choice = chooseUpdateRevision(
+    revisions,
+    (collisions) => candidateRevision(set, next, collisions),
+    set.status?.collisionCount ?? 0,
+  );
+  const { collisionCount } = choice;
   const actions: Action[] = [];
   let updateRevision: ControllerRevision;
-  const last = revisions[revisions.length - 1];
-  if (equal.length > 0 && last !== undefined && equal[equal.length - 1] === last) {
-    updateRevision = last;
-  } else if (equal.length > 0) {
-    const old = equal[equal.length - 1];
+  if (choice.kind === 'latest') {
+    updateRevision = choice.revision;
+  } else if (choice.kind === 'reuse') {
+    const old = choice.old;
     updateRevision = { ...old, revision: next };
     actions.push({
       verb: 'patch',
@@ -103,18 +105,13 @@ export function getStatefulSetRevisions(
     });
     revisions = sortControllerRevisions(revisions.map((r) => (r === old ? updateRevision : r)));
   } else {
-    const names = new Set(revisions.map((r) => r.metadata?.name ?? ''));
-    while (names.has(candidate.metadata?.name ?? '')) {
-      collisionCount++;
-      candidate = candidateRevision(set, next, collisionCount);
-    }
-    updateRevision = candidate;
+    updateRevision = choice.revision;
     actions.push({
       verb: 'create',
-      object: candidate as unknown as KubeObject,
+      object: updateRevision as unknown as KubeObject,
       reason: Reasons.CreateRevision,
     });
-    revisions = [...revisions, candidate];
+    revisions = [...revisions, updateRevision];
   }
   const wanted = set.status?.currentRevision;
   const currentRevision = revisions.find((r) => wanted && r.metadata?.name === wanted) ?? updateRevision;
