@@ -1,6 +1,6 @@
 // The table of every Kruise kind kruise-ts knows (names, scope, versions: spec/crds.md),
-// used by the manifest reader, the CRD generator, the API server and the operator, and
-// the Kubernetes built-in kinds the manifest reader accepts.
+// used by the manifest reader, the CRD generator, the API server and the operator, the
+// Kubernetes built-in kinds the manifest reader accepts, and which kinds are cluster-scoped.
 
 /** One served version of a Kruise kind. */
 export interface KruiseKindVersion {
@@ -117,4 +117,42 @@ export const builtinKinds: Readonly<Record<string, readonly string[]>> = {
 /** True when `apiVersion`/`kind` is one of the accepted Kubernetes built-ins. */
 export function isBuiltinKind(apiVersion: string, kind: string): boolean {
   return Object.hasOwn(builtinKinds, kind) && builtinKinds[kind].includes(apiVersion);
+}
+
+/**
+ * Cluster-scoped kinds by API group (`''` = core): the Kubernetes built-ins kruise-ts meets plus
+ * the cluster-scoped Kruise kinds of {@link kruiseKinds} (SidecarSet, NodeImage) and
+ * ResourceDistribution (apps.kruise.io, not otherwise modelled). Every other kind is namespaced.
+ */
+export const clusterScopedKinds: Readonly<Record<string, readonly string[]>> = {
+  Node: [''],
+  Namespace: [''],
+  PersistentVolume: [''],
+  StorageClass: ['storage.k8s.io'],
+  PriorityClass: ['scheduling.k8s.io'],
+  CustomResourceDefinition: ['apiextensions.k8s.io'],
+  ClusterRole: ['rbac.authorization.k8s.io'],
+  ClusterRoleBinding: ['rbac.authorization.k8s.io'],
+  MutatingWebhookConfiguration: ['admissionregistration.k8s.io'],
+  ValidatingWebhookConfiguration: ['admissionregistration.k8s.io'],
+  ResourceDistribution: ['apps.kruise.io'],
+  ...Object.fromEntries(kruiseKinds.filter((k) => !k.namespaced).map((k) => [k.kind, [k.group]])),
+};
+
+/**
+ * True when objects of `kind` are cluster-scoped (no namespace). With an `apiVersion`, its group
+ * must be the kind's group; with `undefined`, the kind name alone decides (what the simulator's
+ * store does).
+ *
+ * Examples: `isClusterScopedKind('v1', 'Node')` and
+ * `isClusterScopedKind('apps.kruise.io/v1alpha1', 'SidecarSet')` are true;
+ * `isClusterScopedKind('apps.kruise.io/v1alpha1', 'CloneSet')` is false (namespaced);
+ * `isClusterScopedKind('v1', 'SidecarSet')` is false (no such kind in the core group);
+ * `isClusterScopedKind(undefined, 'Namespace')` is true.
+ */
+export function isClusterScopedKind(apiVersion: string | undefined, kind: string): boolean {
+  if (!Object.hasOwn(clusterScopedKinds, kind)) return false;
+  if (apiVersion === undefined) return true;
+  if (typeof apiVersion !== 'string') return false;
+  return clusterScopedKinds[kind].includes(splitApiVersion(apiVersion).group);
 }

@@ -3,6 +3,7 @@
 
 export * from './actions';
 export * from './applyActions';
+export * from './deletionProtection';
 export * from './errors';
 export * from './expectations';
 export * from './featureGates';

@@ -1,6 +1,8 @@
 // Kubernetes resource quantities (spec/core.md Appendix C.1): parsing "1Gi", "500m", "1e3"
 // into an exact value so that equivalent spellings compare equal ("1Gi" == "1024Mi",
-// "0.5" == "500m"). Used by R1.11 (vertical scaling), Appendix C.2 (QoS) and R2.6.4.
+// "0.5" == "500m"), and their canonical spelling (Go's `Quantity.String()`, which SidecarSet's
+// hash encoding needs: spec/sidecarset.md SS-2.4). Used by R1.11 (vertical scaling),
+// Appendix C.2 (QoS) and R2.6.4.
 import { KruiseError } from './errors';
 
 /**
@@ -167,4 +169,87 @@ export function addQuantities(...values: unknown[]): QuantityValue {
   let sum = 0n;
   for (const v of values) sum += parseQuantity(v);
   return sum;
+}
+
+// ---- Canonical spelling (`resource.Quantity.String()`) -------------------------------------
+
+/** The decimal SI suffix of each power of ten that has one. */
+const DECIMAL_SUFFIX_OF: Readonly<Record<number, string>> = {
+  [-9]: 'n',
+  [-6]: 'u',
+  [-3]: 'm',
+  0: '',
+  3: 'k',
+  6: 'M',
+  9: 'G',
+  12: 'T',
+  15: 'P',
+  18: 'E',
+};
+/** The binary SI suffix of each power of 1024. */
+const BINARY_SUFFIX_OF = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
+
+type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
+
+/** The suffix family of a quantity's text (Go keeps it when re-serialising). */
+function quantityFormatOf(text: string): QuantityFormat {
+  if (/(Ki|Mi|Gi|Ti|Pi|Ei)$/.test(text)) return 'BinarySI';
+  if (/[0-9.][eE][+-]?[0-9]+$/.test(text)) return 'DecimalExponent';
+  return 'DecimalSI';
+}
+
+/** Decimal mantissa and an exponent that is a multiple of 3 (Go's `AsCanonicalBytes`). */
+function decimalCanonical(nanos: bigint): { mantissa: bigint; exponent: number } {
+  let mantissa = nanos;
+  let exponent = -9;
+  while (mantissa !== 0n && mantissa % 10n === 0n) {
+    mantissa /= 10n;
+    exponent++;
+  }
+  const r = exponent % 3;
+  if (r === 1 || r === -2) {
+    mantissa *= 10n;
+    exponent -= 1;
+  } else if (r === 2 || r === -1) {
+    mantissa *= 100n;
+    exponent -= 2;
+  }
+  return { mantissa, exponent };
+}
+
+/**
+ * `resource.Quantity.String()`: the canonical spelling of a quantity, or `undefined` when the
+ * input is not a quantity ({@link tryParseQuantity}). The suffix family of the input is kept
+ * (decimal SI, binary SI or exponent); trailing zeros move into the suffix (the exponent becomes
+ * a multiple of 3); a binary value that is below 1024 or not a whole number of units falls back
+ * to decimal SI; a decimal exponent without a suffix letter is written as `e<exp>`.
+ *
+ * Worked examples: `"0.5"` = 500 × 10^-3 → `"500m"`; `"1000m"` = 1 × 10^0 → `"1"`;
+ * `"2000"` = 2 × 10^3 → `"2k"`; `"1.5Gi"` = 1 610 612 736 = 1536 × 1024² → `"1536Mi"`;
+ * `"0.5Ki"` = 512 (< 1024) → decimal `"512"`; `"1e3"` stays `"1e3"`; `"12e2"` = 1.2 × 10^3 →
+ * `"1200"` (mantissa 1200, exponent 0); `0` → `"0"`.
+ */
+export function canonicalQuantity(input: unknown): string | undefined {
+  const nanos = tryParseQuantity(input);
+  if (nanos === undefined) return undefined;
+  if (nanos === 0n) return '0';
+  let format = quantityFormatOf(String(input));
+  const neg = nanos < 0n;
+  const abs = neg ? -nanos : nanos;
+  const sign = neg ? '-' : '';
+  if (format === 'BinarySI' && (abs < 1024n * NANO || abs % NANO !== 0n)) format = 'DecimalSI';
+  if (format === 'BinarySI') {
+    let units = abs / NANO;
+    let power = 0;
+    while (power < 6 && units % 1024n === 0n) {
+      units /= 1024n;
+      power++;
+    }
+    return `${sign}${units}${BINARY_SUFFIX_OF[power]}`;
+  }
+  const { mantissa, exponent } = decimalCanonical(abs);
+  if (format === 'DecimalSI' && exponent in DECIMAL_SUFFIX_OF) {
+    return `${sign}${mantissa}${DECIMAL_SUFFIX_OF[exponent]}`;
+  }
+  return exponent === 0 ? `${sign}${mantissa}` : `${sign}${mantissa}e${exponent}`;
 }

@@ -1,7 +1,8 @@
 // ControllerRevisions and revision membership (spec/core.md §1.1, §2.9, R3.9;
 // spec/cloneset.md §4.3, §12; spec/statefulset.md R4.2–R4.6): building a revision for
-// a workload's pod template, reading its data, history order and truncation, and
-// deciding which revision a pod belongs to.
+// a workload's pod template, reading its data, history order and truncation, choosing the
+// update revision and a free name (also spec/daemonset.md §12.3, spec/sidecarset.md SS-5.3.2,
+// spec/uniteddeployment.md §9.6), and deciding which revision a pod belongs to.
 import type { KubeObject } from '@kruise-ts/api';
 import { LABEL_CONTROLLER_REVISION_HASH, LABEL_LIFECYCLE_STATE, LifecycleStates } from '@kruise-ts/api';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
@@ -196,40 +197,102 @@ export type UpdateRevisionChoice =
   | { kind: 'latest'; revision: ControllerRevision; collisionCount: number }
   /** An older revision equals the template (a rollback): reuse it with the next revision number. */
   | { kind: 'reuse'; old: ControllerRevision; collisionCount: number }
+  | NewRevisionChoice;
+
+/** How a new revision gets its name: see {@link resolveRevisionNameCollision}. */
+export type NewRevisionChoice =
   /** No revision equals the template: create `revision`, whose name is free. */
-  | { kind: 'create'; revision: ControllerRevision; collisionCount: number };
+  | { kind: 'create'; revision: ControllerRevision; collisionCount: number }
+  /**
+   * The candidate's name is taken by a revision with equal data that is not among the
+   * controller's own (Kubernetes' create answers AlreadyExists and the existing one is used):
+   * use `revision`, the existing object, as is. Only when `taken` lists more than the
+   * controller's revisions (see {@link ChooseUpdateRevisionOptions.taken}).
+   */
+  | { kind: 'existing'; revision: ControllerRevision; collisionCount: number };
+
+/** Revision equality used by {@link chooseUpdateRevision}; {@link equalRevision} by default. */
+export type RevisionEquality = (a: ControllerRevision, b: ControllerRevision) => boolean;
+
+/** Options of {@link chooseUpdateRevision} and {@link resolveRevisionNameCollision}. */
+export interface ChooseUpdateRevisionOptions {
+  /**
+   * When two revisions count as equal. Default {@link equalRevision} (data, plus the integer
+   * `controller.kubernetes.io/hash` check). UnitedDeployment and the DaemonSet compare the data
+   * only; SidecarSet parses the hash labels as 32-bit integers, as Go does.
+   */
+  equal?: RevisionEquality;
+  /**
+   * The revisions whose names a new revision must not take. Default: the `revisions` given
+   * (the controller's own). Controllers that list their revisions by selector pass every
+   * revision of the namespace here, so that a revision they do not list still blocks the name
+   * (and is used as is when its data is equal: kind `existing`). Without `taken`, the kind is
+   * never `existing`.
+   */
+  taken?: readonly ControllerRevision[];
+}
 
 /**
- * The update-revision rule CloneSet (spec/cloneset.md §12) and Advanced StatefulSet (R4.4) share,
- * as Kubernetes' StatefulSet does: build the candidate for the current template; if the newest
- * equal revision is the newest revision overall, use it; if an older revision is equal, reuse it
- * (the caller bumps its revision number); otherwise create the candidate, raising the collision
- * count while its name is taken by a revision with other data.
+ * The update-revision rule CloneSet (spec/cloneset.md §12), Advanced StatefulSet (R4.4),
+ * SidecarSet (SS-5.3.2) and UnitedDeployment (§9.5–9.6) share, as Kubernetes' StatefulSet does:
+ * build the candidate for the current template; if the newest equal revision is the newest
+ * revision overall, use it; if an older revision is equal, reuse it (the caller bumps its
+ * revision number); otherwise create the candidate, raising the collision count while its name
+ * is taken by a revision with other data ({@link resolveRevisionNameCollision}).
  *
  * Example: revisions #1 (template A) and #2 (template B), template back to A → `reuse` #1, which
  * the caller renumbers #3. Template C whose hash collides with #2's name → collisionCount 0 → 1 and
  * a new name.
  *
- * `revisions` must be in history order (oldest first); `candidateFor(collisionCount)` builds the
- * candidate revision for the current template.
+ * `revisions` must be in history order (oldest first; they are not re-sorted);
+ * `candidateFor(collisionCount)` builds the candidate revision for the current template.
  */
 export function chooseUpdateRevision(
   revisions: readonly ControllerRevision[],
   candidateFor: (collisionCount: number) => ControllerRevision,
   collisionCount: number,
+  options: ChooseUpdateRevisionOptions = {},
 ): UpdateRevisionChoice {
-  let candidate = candidateFor(collisionCount);
-  const equal = findEqualRevisions(revisions, candidate);
-  if (equal.length > 0) {
-    const newestEqual = equal[equal.length - 1];
+  const equal = options.equal ?? equalRevision;
+  const candidate = candidateFor(collisionCount);
+  let newestEqual: ControllerRevision | undefined;
+  for (const r of revisions) if (equal(r, candidate)) newestEqual = r;
+  if (newestEqual !== undefined) {
     if (newestEqual === revisions[revisions.length - 1])
       return { kind: 'latest', revision: newestEqual, collisionCount };
     return { kind: 'reuse', old: newestEqual, collisionCount };
   }
-  const names = new Set(revisions.map((r) => r.metadata?.name ?? ''));
+  // Without `taken` every clash is one of `revisions`, already found unequal above: it only
+  // raises the count (never `existing`), as before `taken` existed.
+  if (options.taken === undefined)
+    return resolveRevisionNameCollision(revisions, candidateFor, collisionCount, () => false);
+  return resolveRevisionNameCollision(options.taken, candidateFor, collisionCount, equal);
+}
+
+/**
+ * The name step of creating a revision (spec/cloneset.md §12, spec/statefulset.md R4.4,
+ * spec/daemonset.md §12.3, spec/sidecarset.md SS-5.3.2, spec/uniteddeployment.md §9.6): while the
+ * candidate's name is taken by a revision in `taken` with other data, raise the collision count
+ * and rebuild the candidate; a name taken by a revision with equal data means that revision is
+ * used (`existing`); a free name means `create`. The first revision in `taken` with the name counts.
+ *
+ * Example: `taken` holds `web-abc` with template A; the candidate for template C at count 0 is
+ * also named `web-abc` → count 1, candidate `web-xyz` (free) → `{kind: 'create', collisionCount: 1}`.
+ */
+export function resolveRevisionNameCollision(
+  taken: readonly ControllerRevision[],
+  candidateFor: (collisionCount: number) => ControllerRevision,
+  collisionCount: number,
+  equal: RevisionEquality = equalRevision,
+): NewRevisionChoice {
+  let candidate = candidateFor(collisionCount);
   // A hash collision is vanishingly rare; the bound only guards against a candidateFor that
   // ignores the count.
-  for (let guard = 0; guard < 1000 && names.has(candidate.metadata?.name ?? ''); guard++) {
+  for (let guard = 0; guard < 1000; guard++) {
+    const name = candidate.metadata?.name ?? '';
+    const clash = taken.find((r) => (r.metadata?.name ?? '') === name);
+    if (clash === undefined) break;
+    if (equal(clash, candidate)) return { kind: 'existing', revision: clash, collisionCount };
     collisionCount++;
     candidate = candidateFor(collisionCount);
   }

@@ -7,6 +7,7 @@ import {
   makeRevisionData,
   newControllerRevision,
   type ObjectRef,
+  resolveRevisionNameCollision,
 } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
@@ -128,25 +129,22 @@ export function constructHistory(
   let current: ControllerRevision;
 
   if (matching.length === 0) {
-    const taken = new Map(revisions.map((r) => [r.metadata?.name ?? '', r]));
-    for (let attempt = 0; ; attempt++) {
-      const candidate = newDaemonSetRevision(ds, collisionCount, nextRevision);
-      const clash = taken.get(candidate.metadata?.name ?? '');
-      if (!clash || attempt >= 1000) {
-        current = candidate;
-        actions.push({
-          verb: 'create',
-          object: candidate as unknown as KubeObject,
-          reason: Reasons.CreateRevision,
-        });
-        break;
-      }
-      if (canonicalJSON(getRevisionData(clash)) === wanted) {
-        current = clash;
-        break;
-      }
-      collisionCount++;
-    }
+    // §12.3 a name clash: core's collision step, with data-only equality; every given revision
+    // blocks a name, and one holding equal data is used as is.
+    const choice = resolveRevisionNameCollision(
+      revisions,
+      (collisions) => newDaemonSetRevision(ds, collisions, nextRevision),
+      collisionCount,
+      (a, b) => canonicalJSON(getRevisionData(a)) === canonicalJSON(getRevisionData(b)),
+    );
+    collisionCount = choice.collisionCount;
+    current = choice.revision;
+    if (choice.kind === 'create')
+      actions.push({
+        verb: 'create',
+        object: current as unknown as KubeObject,
+        reason: Reasons.CreateRevision,
+      });
   } else {
     const sorted = [...matching].sort(
       (a, b) => (a.revision ?? 0) - (b.revision ?? 0) || cmp(a.metadata?.name ?? '', b.metadata?.name ?? ''),

@@ -9,8 +9,8 @@ import {
   ANNOTATION_SIDECARSET_INPLACE_UPDATE_STATE,
   ANNOTATION_SIDECARSET_WORKING_HOTUPGRADE_CONTAINER,
 } from '@kruise-ts/api';
-import { goJsonStringify, parseTime, toRFC3339 } from '@kruise-ts/core';
-import { compareBytewise, jsonString, jsonStringList } from './json';
+import { compareStringsBytewise, goJsonStringify, parseTime, toRFC3339 } from '@kruise-ts/core';
+import { jsonString, jsonStringList } from './json';
 
 type Annotations = Readonly<Record<string, string>> | null | undefined;
 
@@ -30,7 +30,7 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 export function sortedSet(names: Iterable<string>): string[] {
   const out = Array.isArray(names) ? names.slice() : [...names];
   if (out.length <= 1) return out;
-  out.sort(compareBytewise);
+  out.sort(compareStringsBytewise);
   let w = 1;
   for (let i = 1; i < out.length; i++) if (out[i] !== out[w - 1]) out[w++] = out[i];
   out.length = w;
@@ -162,7 +162,7 @@ export function readUpgradeSpecMap(annotations: Annotations, key: string): Upgra
  * when empty).
  */
 export function encodeUpgradeSpecMap(entries: Readonly<Record<string, SidecarSetUpgradeSpec>>): string {
-  const keys = Object.keys(entries).sort(compareBytewise);
+  const keys = Object.keys(entries).sort(compareStringsBytewise);
   let out = '{';
   for (let i = 0; i < keys.length; i++) {
     const e = entries[keys[i]];
@@ -302,7 +302,7 @@ export function readSidecarSetUpdateStates(
 export function encodeSidecarSetUpdateStates(
   states: Readonly<Record<string, SidecarSetUpdateState>>,
 ): string {
-  const keys = Object.keys(states).sort(compareBytewise);
+  const keys = Object.keys(states).sort(compareStringsBytewise);
   return `{${keys
     .map((k) => {
       const s = states[k];

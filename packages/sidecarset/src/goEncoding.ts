@@ -2,8 +2,7 @@
 // in Go field declaration order (k8s.io/api v0.30 core types, then the SidecarSet fields),
 // `omitempty` semantics per field, maps with sorted keys, quantities in canonical form.
 // This is the byte layout the SidecarSet hashes are computed over (SS-2.3).
-import { goJsonStringify } from '@kruise-ts/core';
-import { canonicalQuantity } from './quantity';
+import { canonicalQuantity, goJsonStringify } from '@kruise-ts/core';
 
 /**
  * How a struct field is written:

@@ -12,6 +12,7 @@ import {
   type SidecarSetSpec,
 } from '@kruise-ts/api';
 import {
+  chooseUpdateRevision,
   fnv32,
   getRevisionData,
   goJsonStringify,
@@ -151,33 +152,31 @@ export function registerLatestRevision(
   kruiseNamespace: string = DEFAULT_KRUISE_NAMESPACE,
 ): RegisterRevisionResult {
   const owned = sortControllerRevisions(ownedRevisions(sidecarSet, allRevisions, kruiseNamespace));
-  let collisionCount = sidecarSet.status?.collisionCount ?? 0;
   const next = owned.length === 0 ? 1 : owned[owned.length - 1].revision + 1;
-  const probe = newSidecarSetRevision(sidecarSet, next, collisionCount, kruiseNamespace);
-  const equal = owned.filter((r) => equalRevision(r, probe));
+  const candidateFor = (collisions: number) =>
+    newSidecarSetRevision(sidecarSet, next, collisions, kruiseNamespace);
+  // Any revision of the kruise namespace blocks a name, not only S's own.
+  const taken = allRevisions.filter((r) => (r.metadata?.namespace ?? '') === kruiseNamespace);
+  const choice = chooseUpdateRevision(owned, candidateFor, sidecarSet.status?.collisionCount ?? 0, {
+    equal: equalRevision,
+    taken,
+  });
+  const { collisionCount } = choice;
   const create: ControllerRevision[] = [];
   const update: ControllerRevision[] = [];
   let revisions = owned;
   let latest: ControllerRevision;
-  if (equal.length > 0 && equal[equal.length - 1] === owned[owned.length - 1]) {
-    latest = owned[owned.length - 1];
-  } else if (equal.length > 0) {
-    const old = equal[equal.length - 1];
+  if (choice.kind === 'latest') {
+    latest = choice.revision;
+  } else if (choice.kind === 'reuse') {
+    const old = choice.old;
     latest = { ...old, revision: next };
     update.push(latest);
     revisions = [...owned.filter((r) => r !== old), latest];
   } else {
-    let candidate = probe;
-    for (;;) {
-      const clash = allRevisions.find(
-        (r) =>
-          (r.metadata?.namespace ?? '') === kruiseNamespace && r.metadata?.name === candidate.metadata?.name,
-      );
-      if (!clash || equalRevision(clash, candidate)) break;
-      collisionCount++;
-      candidate = newSidecarSetRevision(sidecarSet, next, collisionCount, kruiseNamespace);
-    }
-    latest = candidate;
+    // `existing` (a revision of another owner with S's name and data): S's candidate is still
+    // what gets created and recorded, as before the move to core's chooseUpdateRevision.
+    latest = choice.kind === 'create' ? choice.revision : candidateFor(collisionCount);
     create.push(latest);
     revisions = [...owned, latest];
   }

@@ -75,7 +75,6 @@ export {
   PodFacts,
   podUpgradability,
 } from './predicates';
-export { canonicalQuantity } from './quantity';
 export { reconcileSidecarSet, sidecarSetRef } from './reconcile';
 export { sha256Hex } from './sha256';
 export { calculateSidecarSetStatus, statusNeedsWrite } from './status';

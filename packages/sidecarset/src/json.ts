@@ -1,29 +1,6 @@
 // Fast paths of Go-compatible JSON text for the hot annotation encoders: a plain string needs
 // no escaping and is written as is; anything else goes through core's `goJsonStringify`.
-import { goJsonStringify, parseTime, toRFC3339 } from '@kruise-ts/core';
-
-/**
- * Byte-wise (UTF-8, i.e. code point) string order, as Go's `sort.Strings` — the same order as
- * core's `compareStringsBytewise`, without iterators: UTF-16 units compare like code points except
- * that a surrogate (a code point ≥ U+10000) sorts after every other BMP character.
- * Example: `'a' < 'b'`, `'\uffff' < '😀'` (U+FFFF < U+1F600) although `0xffff > 0xd83d`.
- * TODO(core): make `compareStringsBytewise` this fast.
- */
-export function compareBytewise(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) {
-      const xs = x >= 0xd800 && x <= 0xdfff;
-      const ys = y >= 0xd800 && y <= 0xdfff;
-      if (xs !== ys) return xs ? 1 : -1;
-      return x < y ? -1 : 1;
-    }
-  }
-  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
-}
+import { compareStringsBytewise, goJsonStringify, parseTime, toRFC3339 } from '@kruise-ts/core';
 
 /** True when `s` has a character JSON or Go's encoder would escape (control, `"`, `\\`, `<>&`, U+2028/9, surrogates). */
 function needsEscape(s: string): boolean {
@@ -75,7 +52,7 @@ export function canonicalTime(now: string | Date): string | undefined {
 
 /** A `map[string]string` as Go writes it: keys sorted bytewise. Example: `{b: '1', a: '2'}` → `{"a":"2","b":"1"}`. */
 export function jsonStringMap(m: Readonly<Record<string, string>>): string {
-  const keys = Object.keys(m).sort(compareBytewise);
+  const keys = Object.keys(m).sort(compareStringsBytewise);
   let out = '{';
   for (let i = 0; i < keys.length; i++)
     out += `${i > 0 ? ',' : ''}${jsonString(keys[i])}:${jsonString(m[keys[i]])}`;

@@ -3,6 +3,7 @@
 // match rule, the controller's matched pods and pod/SidecarSet consistency.
 import { LABEL_NAMESPACE_NAME, type SidecarSet } from '@kruise-ts/api';
 import {
+  compareStringsBytewise,
   isPodActive,
   labelSelectorAsRequirements,
   matchesLabelSelector,
@@ -11,7 +12,6 @@ import {
 import type { Namespace, Pod } from 'kubernetes-types/core/v1';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { getInjectedList, getWorkingHotUpgradeContainers, hotUpgradeContainerNames } from './annotations';
-import { compareBytewise } from './json';
 
 /** The index key of SidecarSets that apply to every namespace (SS-3.4). */
 export const CLUSTER_SCOPE_INDEX = 'clusterScope';
@@ -55,7 +55,7 @@ export function sidecarSetNamespaceIndex(sidecarSet: SidecarSet | null | undefin
 }
 
 const byName = (a: SidecarSet, b: SidecarSet) =>
-  compareBytewise(a.metadata?.name ?? '', b.metadata?.name ?? '');
+  compareStringsBytewise(a.metadata?.name ?? '', b.metadata?.name ?? '');
 
 /**
  * SS-3.4 candidate order for a pod in namespace `ns`: the SidecarSets indexed under `ns`, then
@@ -169,7 +169,7 @@ export function sidecarContainerNames(sidecarSet: SidecarSet): string[] {
     if (c.upgradeStrategy?.upgradeType === 'HotUpgrade') names.push(...hotUpgradeContainerNames(c.name));
     else names.push(c.name);
   }
-  return [...new Set(names)].sort(compareBytewise);
+  return [...new Set(names)].sort(compareStringsBytewise);
 }
 
 /**

@@ -1,8 +1,8 @@
 // Merging injected containers, volumes and image pull secrets into a pod
 // (spec/sidecarset.md SS-4.6.1 … SS-4.6.5).
+import { compareStringsBytewise } from '@kruise-ts/core';
 import type { Container, LocalObjectReference, Volume } from 'kubernetes-types/core/v1';
 import type { InjectedContainer } from './buildContainers';
-import { compareBytewise } from './json';
 
 /**
  * SS-4.6.2 `merge(origins, injected)`: an injected container whose name equals an original
@@ -47,7 +47,7 @@ export function sortByNameThenMergeSidecarContainers(
   origins: readonly Container[] | null | undefined,
   injected: readonly InjectedContainer[],
 ): Container[] {
-  const sorted = [...injected].sort((a, b) => compareBytewise(a.container.name, b.container.name));
+  const sorted = [...injected].sort((a, b) => compareStringsBytewise(a.container.name, b.container.name));
   return mergeSidecarContainers(origins, sorted);
 }
 

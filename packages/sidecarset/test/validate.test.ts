@@ -1,10 +1,9 @@
 // spec/sidecarset.md §1.2, §2 and §6: defaulting + hashes, and one test per validation rule.
 import type { SidecarSet } from '@kruise-ts/api';
-import { deepFreeze, formatFieldError } from '@kruise-ts/core';
+import { canonicalQuantity, deepFreeze, formatFieldError } from '@kruise-ts/core';
 import type { ConfigMap, Namespace } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import {
-  canonicalQuantity,
   defaultSidecarSetThenHash,
   encodeSidecarContainer,
   isNamespaceOverlapping,

@@ -1,28 +1,11 @@
 // Object identity in the simulator's store: group + kind + namespace + name
 // (versions are views of one object, as in the API server), and kind scope.
-import type { KubeObject } from '@kruise-ts/api';
+import { isClusterScopedKind, type KubeObject } from '@kruise-ts/api';
 import type { ObjectRef } from '@kruise-ts/core';
-
-/** Cluster-scoped kinds (everything else is namespaced and defaults to namespace `default`). */
-const CLUSTER_SCOPED = new Set([
-  'Node',
-  'Namespace',
-  'PersistentVolume',
-  'StorageClass',
-  'PriorityClass',
-  'CustomResourceDefinition',
-  'ClusterRole',
-  'ClusterRoleBinding',
-  'MutatingWebhookConfiguration',
-  'ValidatingWebhookConfiguration',
-  'NodeImage',
-  'SidecarSet',
-  'ResourceDistribution',
-]);
 
 /** True when objects of `kind` live in a namespace. */
 export function isNamespaced(kind: string): boolean {
-  return !CLUSTER_SCOPED.has(kind);
+  return !isClusterScopedKind(undefined, kind);
 }
 
 /** The API group of an apiVersion (`apps.kruise.io/v1alpha1` → `apps.kruise.io`, `v1` → ``). */
@@ -53,10 +36,22 @@ export function refKey(ref: ObjectRef): string {
   return keyOf(ref.apiVersion, ref.kind, ref.namespace, ref.name);
 }
 
-/** The kind-level prefix of keys (`group/Kind/`). */
+/** The kind-level prefix of keys (`group/Kind/`). Memoised: it is looked up on every list. */
 export function kindPrefix(apiVersion: string, kind: string): string {
-  return `${groupOf(apiVersion)}/${kind}/`;
+  let byKind = prefixes.get(apiVersion);
+  if (byKind === undefined) {
+    byKind = new Map();
+    prefixes.set(apiVersion, byKind);
+  }
+  let p = byKind.get(kind);
+  if (p === undefined) {
+    p = `${groupOf(apiVersion)}/${kind}/`;
+    byKind.set(kind, p);
+  }
+  return p;
 }
+
+const prefixes = new Map<string, Map<string, string>>();
 
 /** `Kind/namespace/name` for logs (`Kind/name` when cluster-scoped). */
 export function displayName(obj: { kind: string; metadata: { namespace?: string; name?: string } }): string {

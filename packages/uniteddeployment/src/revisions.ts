@@ -2,7 +2,7 @@
 // claiming, history cleanup (with quirk Q7), the candidate with rollback and collision handling,
 // and the current/updated revisions.
 import type { KubeObject } from '@kruise-ts/api';
-import { type Action, matchesLabelSelector } from '@kruise-ts/core';
+import { type Action, chooseUpdateRevision, matchesLabelSelector } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import { canonicalJson } from './json';
 import { claimObjects } from './observe';
@@ -130,46 +130,39 @@ export function manageRevisions(
       : { ...(templateOf(ud.spec.template, kind ?? 'StatefulSet').metadata?.labels ?? {}) };
   const udName = ud.metadata.name ?? '';
 
-  // §9.5–9.6 equal revisions, rollback, or create with collision retries.
-  const equal = listed.filter((r) => revisionDataBytes(r.data) === bytes);
+  // §9.5–9.6 equal revisions, rollback, or create with collision retries (core's rule, with
+  // data-only equality; every given revision blocks a name, the listed ones or not: Q8).
+  const candidateFor = (collisionCount: number): ControllerRevision => {
+    const hash = hashRevision(bytes, collisionCount);
+    return {
+      apiVersion: 'apps/v1',
+      kind: 'ControllerRevision',
+      metadata: {
+        name: revisionName(udName, hash),
+        ...(ud.metadata.namespace !== undefined ? { namespace: ud.metadata.namespace } : {}),
+        labels: { ...labels, [LABEL_CONTROLLER_HASH]: hash },
+        ownerReferences: [owner],
+      },
+      data,
+      revision: nextNumber,
+    };
+  };
+  const choice = chooseUpdateRevision(listed, candidateFor, ud.status?.collisionCount ?? 0, {
+    equal: (a, b) => revisionDataBytes(a.data) === revisionDataBytes(b.data),
+    taken: revisions,
+  });
+  const { collisionCount } = choice;
   let updated: ControllerRevision;
-  let collisionCount = ud.status?.collisionCount ?? 0;
-  if (equal.length > 0 && equal[equal.length - 1] === listed[listed.length - 1]) {
-    updated = listed[listed.length - 1];
-  } else if (equal.length > 0) {
-    const r = equal[equal.length - 1];
+  if (choice.kind === 'reuse') {
+    const r = choice.old;
     updated = { ...r, revision: nextNumber };
     actions.push({ verb: 'update', object: updated as unknown as KubeObject, reason: 'RollbackRevision' });
     listed = listed.map((x) => (x === r ? updated : x));
   } else {
-    const byName = new Map(revisions.map((r) => [r.metadata?.name ?? '', r]));
-    for (;;) {
-      const hash = hashRevision(bytes, collisionCount);
-      const name = revisionName(udName, hash);
-      const clash = byName.get(name);
-      if (clash && revisionDataBytes(clash.data) === bytes) {
-        updated = clash; // AlreadyExists with equal data: use it (Q8 for cloneSet templates).
-        break;
-      }
-      if (clash) {
-        collisionCount++;
-        continue;
-      }
-      updated = {
-        apiVersion: 'apps/v1',
-        kind: 'ControllerRevision',
-        metadata: {
-          name,
-          ...(ud.metadata.namespace !== undefined ? { namespace: ud.metadata.namespace } : {}),
-          labels: { ...labels, [LABEL_CONTROLLER_HASH]: hash },
-          ownerReferences: [owner],
-        },
-        data,
-        revision: nextNumber,
-      };
+    // `latest`, or `existing` (AlreadyExists with equal data: use it, Q8 for cloneSet templates).
+    updated = choice.revision;
+    if (choice.kind === 'create')
       actions.push({ verb: 'create', object: updated as unknown as KubeObject, reason: 'CreateRevision' });
-      break;
-    }
   }
 
   // §9.7 current revision.
