@@ -45,14 +45,17 @@ export function jsonDeepEqual(a: unknown, b: unknown): boolean {
   if (ka === 'array') {
     const x = a as unknown[];
     const y = b as unknown[];
-    return x.length === y.length && x.every((v, i) => jsonDeepEqual(v, y[i]));
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!jsonDeepEqual(x[i], y[i])) return false;
+    return true;
   }
   if (ka === 'object') {
     const x = a as Record<string, unknown>;
     const y = b as Record<string, unknown>;
     const keys = Object.keys(x);
     if (keys.length !== Object.keys(y).length) return false;
-    return keys.every((k) => Object.hasOwn(y, k) && jsonDeepEqual(x[k], y[k]));
+    for (const k of keys) if (!Object.hasOwn(y, k) || !jsonDeepEqual(x[k], y[k])) return false;
+    return true;
   }
   return false; // primitives that are not === (NaN never occurs in JSON)
 }
@@ -96,20 +99,46 @@ function parseJsonObject(text: string): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-/** Byte-wise (UTF-8 / code point) string order, as Go's sort.Strings. */
+/**
+ * Byte-wise (UTF-8, i.e. code point) string order, as Go's `sort.Strings`: negative, 0 or
+ * positive. JavaScript's `<` compares UTF-16 units instead, which differs once a character
+ * beyond U+FFFF (a surrogate pair) meets one in U+E000–U+FFFF. A lone surrogate counts as the
+ * code point of its unit.
+ *
+ * Example: `'\uffff' < '😀'` here (U+FFFF < U+1F600) although `'\uffff' > '😀'` with `<`
+ * (0xFFFF > 0xD83D); `'a' < 'ab' < 'b'`.
+ *
+ * Fast path: one pass of `charCodeAt` up to the first differing unit; only there are
+ * surrogate pairs decoded (the unit before it when that is a high surrogate shared by both).
+ */
 export function compareStringsBytewise(a: string, b: string): number {
   if (a === b) return 0;
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done) return y.done ? 0 : -1;
-    if (y.done) return 1;
-    const cx = x.value.codePointAt(0)!;
-    const cy = y.value.codePointAt(0)!;
-    if (cx !== cy) return cx < cy ? -1 : 1;
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  // One is a prefix of the other (in units, hence in code points): the shorter sorts first.
+  if (i === n) return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+  // A shared high surrogate just before may pair with the differing unit in one string only.
+  if (i > 0 && isHighSurrogate(a.charCodeAt(i - 1))) {
+    const ca = codePointAtUnit(a, i - 1);
+    const cb = codePointAtUnit(b, i - 1);
+    if (ca !== cb) return ca < cb ? -1 : 1;
   }
+  return codePointAtUnit(a, i) < codePointAtUnit(b, i) ? -1 : 1;
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
+}
+
+/** The code point starting at unit `i`: a surrogate pair decoded, anything else its unit. */
+function codePointAtUnit(s: string, i: number): number {
+  const hi = s.charCodeAt(i);
+  if (isHighSurrogate(hi) && i + 1 < s.length) {
+    const lo = s.charCodeAt(i + 1);
+    if (lo >= 0xdc00 && lo <= 0xdfff) return (hi - 0xd800) * 0x400 + (lo - 0xdc00) + 0x10000;
+  }
+  return hi;
 }
 
 function diffObjects(

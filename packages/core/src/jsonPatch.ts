@@ -10,18 +10,31 @@ function isObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** Deep equality of JSON values (object key order ignored). */
+/**
+ * Deep equality of JSON values (object key order ignored; a key whose value is `undefined`
+ * counts as absent). Written as plain loops: the simulator compares ~100k pods per rollout,
+ * and the allocation of `filter`ed key lists used to dominate the cost.
+ */
 export function jsonEqual(a: Json, b: Json): boolean {
   if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
   }
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
+  if (Array.isArray(b)) return false;
+  const x = a as JsonObject;
+  const y = b as JsonObject;
+  let n = 0;
+  for (const k of Object.keys(x)) {
+    const v = x[k];
+    if (v === undefined) continue;
+    n++;
+    if (!Object.hasOwn(y, k) || !jsonEqual(v, y[k])) return false;
   }
-  return false;
+  for (const k of Object.keys(y)) if (y[k] !== undefined) n--;
+  return n === 0;
 }
 
 /**
@@ -31,10 +44,25 @@ export function jsonEqual(a: Json, b: Json): boolean {
  */
 export function applyMergePatch(target: Json, patch: Json): Json {
   if (!isObject(patch)) return patch;
-  const out: JsonObject = isObject(target) ? { ...target } : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = applyMergePatch(out[k], v);
+  const keys = Object.keys(patch);
+  let deletes = false;
+  for (const k of keys)
+    if (patch[k] === null) {
+      deletes = true;
+      break;
+    }
+  // Built without `delete`, which would turn the copy into a slow dictionary-mode object.
+  let out: JsonObject;
+  if (!isObject(target)) out = {};
+  else if (!deletes) out = { ...target };
+  else {
+    out = {};
+    for (const k of Object.keys(target))
+      if (!(Object.hasOwn(patch, k) && patch[k] === null)) out[k] = target[k];
+  }
+  for (const k of keys) {
+    const v = patch[k];
+    if (v !== null) out[k] = applyMergePatch(out[k], v);
   }
   return out;
 }

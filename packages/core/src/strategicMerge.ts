@@ -27,19 +27,29 @@ export function goJsonStringify(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return goString(value);
   if (typeof value === 'number' || typeof value === 'boolean') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((v) => goJsonStringify(v)).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + goJsonStringify(value[i]);
+    return `${out}]`;
+  }
   const obj = value as JsonObject;
-  const keys = Object.keys(obj)
-    .filter((k) => obj[k] !== undefined)
-    .sort(compareStringsBytewise);
-  return `{${keys.map((k) => `${goString(k)}:${goJsonStringify(obj[k])}`).join(',')}}`;
+  const keys: string[] = [];
+  for (const k of Object.keys(obj)) if (obj[k] !== undefined) keys.push(k);
+  if (keys.length > 1) keys.sort(compareStringsBytewise);
+  let out = '{';
+  for (let i = 0; i < keys.length; i++)
+    out += `${i > 0 ? ',' : ''}${goString(keys[i])}:${goJsonStringify(obj[keys[i]])}`;
+  return `${out}}`;
 }
 
+const GO_ESCAPED = /[<>&\u2028\u2029]/;
+const GO_ESCAPED_ALL = /[<>&\u2028\u2029]/g;
+
 function goString(s: string): string {
-  return JSON.stringify(s).replace(
-    /[<>&\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  const json = JSON.stringify(s);
+  // Most strings (names, images, timestamps) need no HTML-safe escaping: skip the replace.
+  if (!GO_ESCAPED.test(json)) return json;
+  return json.replace(GO_ESCAPED_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 // ---------------------------------------------------------------------------------------

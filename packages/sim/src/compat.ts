@@ -4,6 +4,7 @@ import { quantityToNumber } from '@kruise-ts/core';
 
 export {
   applyAction,
+  applyMergePatch,
   createApplier,
   createRng,
   deterministicUid,

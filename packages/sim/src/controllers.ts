@@ -63,16 +63,25 @@ export interface ControllerRegistration {
 /** A set of controllers keyed by API group and kind. */
 export class ControllerRegistry {
   private byKind = new Map<string, ControllerRegistration>();
+  /** kind → group → registration: the per-change lookup builds no key string. */
+  private byKindGroup = new Map<string, Map<string, ControllerRegistration>>();
 
   /** Adds (or replaces) the controller of a kind. */
   register(reg: ControllerRegistration): this {
-    this.byKind.set(`${groupOf(reg.apiVersion)}/${reg.kind}`, reg);
+    const group = groupOf(reg.apiVersion);
+    this.byKind.set(`${group}/${reg.kind}`, reg);
+    let byGroup = this.byKindGroup.get(reg.kind);
+    if (!byGroup) {
+      byGroup = new Map();
+      this.byKindGroup.set(reg.kind, byGroup);
+    }
+    byGroup.set(group, reg);
     return this;
   }
 
   /** The controller of an object's kind. */
   forKind(apiVersion: string, kind: string): ControllerRegistration | undefined {
-    return this.byKind.get(`${groupOf(apiVersion)}/${kind}`);
+    return this.byKindGroup.get(kind)?.get(groupOf(apiVersion));
   }
 
   /** Every registration, in registration order. */

@@ -8,7 +8,6 @@
 // containers but cannot write status until the node recovers.
 import type { KubeObject } from '@kruise-ts/api';
 import type { Container, Pod } from 'kubernetes-types/core/v1';
-import { jsonEqual } from './compat';
 import type { SimContext, SimPayload } from './context';
 import { objectKey } from './keys';
 import { NodeSide } from './nodeSide';
@@ -404,7 +403,7 @@ export class Kubelet {
     rt.lastSig = sig;
     rt.lastSpec = pod.spec;
     const next = composeStatus(pod, rt, this.ctx.clock.now());
-    if (jsonEqual(next, pod.status)) {
+    if (next === pod.status) {
       rt.lastStatus = pod.status;
       return;
     }

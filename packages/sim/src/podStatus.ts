@@ -80,57 +80,120 @@ export function podLabel(rt: PodRuntime): string {
  * Ready (= containers ready and every readiness gate's condition True), and the
  * container statuses. Conditions other kubelet-unowned writers set (PodScheduled,
  * InPlaceUpdateReady, KruisePodReady) are kept as they are.
+ *
+ * Returns the pod's own `status` object when the kubelet has nothing new to
+ * report, so the caller detects a no-op by identity instead of a deep compare
+ * (the kubelet syncs ~8 times per pod over a rollout; most syncs change nothing).
  */
 export function composeStatus(pod: Pod, rt: PodRuntime, now: string): PodStatus {
   const old = pod.status ?? {};
   const specs = pod.spec?.containers ?? [];
-  const statuses = specs.map((s) => {
+  const oldStatuses = (old.containerStatuses ?? []) as unknown as Record<string, unknown>[];
+  let changed = oldStatuses.length !== specs.length;
+  let everStarted = specs.length > 0;
+  let containersReady = !rt.terminating && specs.length > 0;
+  const statuses: Record<string, unknown>[] = new Array(specs.length);
+  for (let i = 0; i < specs.length; i++) {
+    const s = specs[i];
     const c = rt.containers.get(s.name);
-    const cs: Record<string, unknown> = {
-      name: s.name,
-      image: c?.runningImage ?? s.image ?? '',
-      imageID: c?.imageID ?? '',
-      ready: c?.ready ?? false,
-      restartCount: c?.restartCount ?? 0,
-      started: c?.state === 'running',
-    };
-    if (c?.state === 'running') {
-      cs.containerID = c.containerID;
-      cs.state = { running: { startedAt: c.startedAt } };
-    } else if (c?.state === 'crashed') cs.state = { waiting: { reason: 'CrashLoopBackOff' } };
-    else if (rt.terminating) cs.state = { terminated: { exitCode: 0, reason: 'Completed' } };
-    else cs.state = { waiting: { reason: 'ContainerCreating' } };
-    return cs;
-  });
-  const everStarted =
-    specs.length > 0 && specs.every((s) => (rt.containers.get(s.name)?.startedAt ?? '') !== '');
-  const containersReady =
-    !rt.terminating && specs.length > 0 && specs.every((s) => rt.containers.get(s.name)?.ready === true);
-  let conditions = [...(old.conditions ?? [])];
-  conditions = setCond(conditions, { type: 'Initialized', status: 'True' }, now);
+    if ((c?.startedAt ?? '') === '') everStarted = false;
+    if (c?.ready !== true) containersReady = false;
+    const cs = containerStatus(s.name, s.image ?? '', c, rt.terminating);
+    const prev = oldStatuses[i];
+    if (prev !== undefined && sameContainerStatus(prev, cs)) statuses[i] = prev;
+    else {
+      statuses[i] = cs;
+      changed = true;
+    }
+  }
+  const oldConditions = old.conditions ?? [];
+  let conditions = setCond(oldConditions, { type: 'Initialized', status: 'True' }, now);
   conditions = setCond(
     conditions,
     { type: 'ContainersReady', status: containersReady ? 'True' : 'False' },
     now,
   );
   const gates = pod.spec?.readinessGates ?? [];
-  const gatesOk = gates.every((g) => conditions.find((c) => c.type === g.conditionType)?.status === 'True');
+  let gatesOk = true;
+  for (const g of gates) if (findCond(conditions, g.conditionType)?.status !== 'True') gatesOk = false;
   const ready = containersReady && gatesOk;
   conditions = setCond(
     conditions,
     ready ? { type: 'Ready', status: 'True' } : readyFalse(conditions, gates, containersReady),
     now,
   );
-  const status: PodStatus = {
+  const phase = everStarted || old.phase === 'Running' ? 'Running' : 'Pending';
+  const hostIP = old.hostIP ?? `192.168.0.${(hashIndex(rt.node) % 250) + 1}`;
+  const podIP = old.podIP ?? rt.podIP;
+  const startTime = old.startTime ?? rt.startTime;
+  if (
+    !changed &&
+    conditions === oldConditions &&
+    phase === old.phase &&
+    hostIP === old.hostIP &&
+    podIP === old.podIP &&
+    startTime === old.startTime
+  )
+    return old;
+  return {
     ...old,
-    phase: everStarted || old.phase === 'Running' ? 'Running' : 'Pending',
+    phase,
     conditions,
-    hostIP: old.hostIP ?? `192.168.0.${(hashIndex(rt.node) % 250) + 1}`,
-    podIP: old.podIP ?? rt.podIP,
-    startTime: old.startTime ?? rt.startTime,
-    containerStatuses: statuses as unknown as PodStatus['containerStatuses'],
+    hostIP,
+    podIP,
+    startTime,
+    containerStatuses: (changed ? statuses : oldStatuses) as unknown as PodStatus['containerStatuses'],
   };
-  return status;
+}
+
+/** One container's status as the runtime sees it. */
+function containerStatus(
+  name: string,
+  specImage: string,
+  c: ContainerRuntime | undefined,
+  terminating: boolean,
+): Record<string, unknown> {
+  const cs: Record<string, unknown> = {
+    name,
+    image: c?.runningImage ?? specImage,
+    imageID: c?.imageID ?? '',
+    ready: c?.ready ?? false,
+    restartCount: c?.restartCount ?? 0,
+    started: c?.state === 'running',
+  };
+  if (c?.state === 'running') {
+    cs.containerID = c.containerID;
+    cs.state = { running: { startedAt: c.startedAt } };
+  } else if (c?.state === 'crashed') cs.state = { waiting: { reason: 'CrashLoopBackOff' } };
+  else if (terminating) cs.state = { terminated: { exitCode: 0, reason: 'Completed' } };
+  else cs.state = { waiting: { reason: 'ContainerCreating' } };
+  return cs;
+}
+
+/** Field-by-field equality of two container statuses of the shape {@link containerStatus} builds. */
+function sameContainerStatus(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  if (
+    a.name !== b.name ||
+    a.image !== b.image ||
+    a.imageID !== b.imageID ||
+    a.ready !== b.ready ||
+    a.restartCount !== b.restartCount ||
+    a.started !== b.started ||
+    a.containerID !== b.containerID ||
+    Object.keys(a).length !== Object.keys(b).length
+  )
+    return false;
+  const sa = a.state as Record<string, Record<string, unknown>> | undefined;
+  const sb = b.state as Record<string, Record<string, unknown>>;
+  if (!sa) return false;
+  if (sb.running) return sa.running?.startedAt === sb.running.startedAt && Object.keys(sa).length === 1;
+  if (sb.waiting) return sa.waiting?.reason === sb.waiting.reason && Object.keys(sa).length === 1;
+  return sa.terminated?.reason === sb.terminated?.reason && Object.keys(sa).length === 1;
+}
+
+function findCond(conditions: PodCondition[], type: string): PodCondition | undefined {
+  for (const c of conditions) if (c.type === type) return c;
+  return undefined;
 }
 
 function readyFalse(
@@ -147,7 +210,7 @@ function readyFalse(
     };
   const msgs = gates
     .map((g) => {
-      const c = conditions.find((x) => x.type === g.conditionType);
+      const c = findCond(conditions, g.conditionType);
       if (!c) return `corresponding condition of pod readiness gate "${g.conditionType}" does not exist.`;
       if (c.status !== 'True')
         return `the status of pod readiness gate "${g.conditionType}" is not "True", but ${c.status ?? ''}`;
@@ -157,9 +220,14 @@ function readyFalse(
   return { type: 'Ready', status: 'False', reason: 'ReadinessGatesNotReady', message: msgs.join(', ') };
 }
 
-/** Sets a condition; lastTransitionTime changes only when the status flips. */
+/** Sets a condition (the same array when nothing changes); lastTransitionTime changes only when the status flips. */
 function setCond(conditions: PodCondition[], c: PodCondition, now: string): PodCondition[] {
-  const i = conditions.findIndex((x) => x.type === c.type);
+  let i = -1;
+  for (let j = 0; j < conditions.length; j++)
+    if (conditions[j].type === c.type) {
+      i = j;
+      break;
+    }
   if (i < 0)
     return [...conditions, { ...c, lastProbeTime: null as unknown as string, lastTransitionTime: now }];
   const old = conditions[i];

@@ -45,6 +45,11 @@ export class ObjectIndex {
       : out.filter((o) => (o.metadata.namespace ?? 'default') === namespace);
   }
 
+  /** True when at least one object of the kind (any version of its group) is stored; allocates nothing. */
+  hasKind(apiVersion: string, kind: string): boolean {
+    return (this.byKind.get(kindPrefix(apiVersion, kind))?.size ?? 0) > 0;
+  }
+
   /** Objects whose ownerReferences name `uid`, sorted by key. */
   listOwnedBy(uid: string): KubeObject[] {
     return this.resolve(this.sortedKeys(`owner:${uid}`, this.byOwner.get(uid)));

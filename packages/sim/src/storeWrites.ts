@@ -5,7 +5,14 @@
 import type { KubeObject } from '@kruise-ts/api';
 import type { Action, FeatureGates, ObjectRef } from '@kruise-ts/core';
 import type { AdmissionChain, AdmissionContext } from './admission';
-import { applyAction, createApplier, createRng, deterministicUid, jsonEqual } from './compat';
+import {
+  applyAction,
+  applyMergePatch,
+  createApplier,
+  createRng,
+  deterministicUid,
+  jsonEqual,
+} from './compat';
 import { isNamespaced, keyOf, objectKey, refKey, resourceName } from './keys';
 import { ObjectIndex } from './storeIndex';
 import { conflict, invalid, notFound, type WriteResult } from './storeResults';
@@ -169,6 +176,11 @@ export abstract class StoreWrites extends ObjectIndex {
     const old = this.objects.get(refKey(target));
     if (!old) return notFound(target.kind, target.name);
     if (target.uid && old.metadata.uid !== target.uid) return conflict(target.kind, target.name, 'uid');
+    // Fast path for the controllers' merge patches (~30k per 10k-pod rollout): apply the patch
+    // here and let `replace` keep the server-owned fields, skipping core's one-object store.
+    // A patch that touches identity or concurrency fields takes core's path, which checks them.
+    if (patchType === 'merge' && isPlainPatch(patch))
+      return this.replace(old, applyMergePatch(old, patch) as KubeObject, source, 'patch', reason, true);
     return this.viaCore(
       old,
       {
@@ -369,6 +381,19 @@ export abstract class StoreWrites extends ObjectIndex {
   protected notify(c: Change): void {
     for (const l of this.listeners) l(c);
   }
+}
+
+/**
+ * A merge patch the store may apply directly: an object whose `metadata` (if any) is an object
+ * that leaves name, namespace, uid and resourceVersion alone (those need core's checks:
+ * immutability and the optimistic-concurrency precondition).
+ */
+function isPlainPatch(patch: unknown): patch is Record<string, unknown> {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return false;
+  const m = (patch as { metadata?: unknown }).metadata;
+  if (m === undefined) return true;
+  if (m === null || typeof m !== 'object' || Array.isArray(m)) return false;
+  return !('name' in m || 'namespace' in m || 'uid' in m || 'resourceVersion' in m);
 }
 
 /** A copy without undefined-valued keys (never `delete`s on a shared object). */

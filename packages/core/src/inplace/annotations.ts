@@ -157,6 +157,29 @@ function checkType(
  * decoder reports it.
  */
 export function decodeInPlaceUpdateState(text: string): Decoded<InPlaceUpdateState> {
+  // Pods updated in one wave carry the same state text (same revision, timestamp and image
+  // IDs), and every reconcile re-reads it: memoise the parse. Results are deep-frozen, so a
+  // shared result cannot be changed by one caller under another.
+  const hit = decodedStates.get(text);
+  if (hit !== undefined) return hit;
+  const r = parseInPlaceUpdateState(text);
+  if (decodedStates.size >= DECODE_MEMO_SIZE) decodedStates.clear();
+  decodedStates.set(text, deepFreeze(r));
+  return r;
+}
+
+const DECODE_MEMO_SIZE = 256;
+const decodedStates = new Map<string, Decoded<InPlaceUpdateState>>();
+
+function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
+  }
+  return v;
+}
+
+function parseInPlaceUpdateState(text: string): Decoded<InPlaceUpdateState> {
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -65,6 +65,7 @@ export const imagePullJobController: ControllerRegistration = {
     ),
   // §4.7: NodeImage status changes and pod changes enqueue the jobs they concern.
   watches: (c, store) => {
+    if (!store.hasKind(KRUISE_V1A1, 'ImagePullJob')) return [];
     if (c.object.kind === 'NodeImage') {
       const jobs = imagePullJobs(store);
       if (jobs.length === 0) return [];
@@ -191,6 +192,7 @@ export const containerRecreateRequestController: ControllerRegistration = {
   watches: (c, store) => {
     const pod = c.object;
     if (pod.kind !== 'Pod' || pod.apiVersion !== 'v1') return [];
+    if (!store.hasKind(KRUISE_V1A1, 'ContainerRecreateRequest')) return [];
     const old = c.old;
     const relevant =
       c.type === 'deleted' ||

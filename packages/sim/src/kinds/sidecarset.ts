@@ -85,7 +85,7 @@ export const sidecarSetController: ControllerRegistration = {
     ),
   // SS-5.9: a pod change enqueues the SidecarSets listed in its injected list.
   watches: (change, store) => {
-    if (change.object.kind !== 'Pod') return [];
+    if (change.object.kind !== 'Pod' || !store.hasKind(SS_API, 'SidecarSet')) return [];
     const sets = store.list(SS_API, 'SidecarSet') as SidecarSet[];
     return getPodMatchedSidecarSets(change.object as unknown as Pod, sets) as KubeObject[];
   },

@@ -54,7 +54,7 @@ export const unitedDeploymentController: ControllerRegistration = {
   // ReplicaSet). Workload changes reach the UnitedDeployment through the owner reference.
   watches: (change, store) => {
     const pod = change.object;
-    if (pod.kind !== 'Pod') return [];
+    if (pod.kind !== 'Pod' || !store.hasKind('apps.kruise.io/v1alpha1', 'UnitedDeployment')) return [];
     let workload = controllerOf(store, pod);
     if (workload?.kind === 'ReplicaSet') workload = controllerOf(store, workload);
     const ud = controllerOf(store, workload);
