@@ -98,11 +98,11 @@ export function composeStatus(pod: Pod, rt: PodRuntime, now: string): PodStatus 
     const c = rt.containers.get(s.name);
     if ((c?.startedAt ?? '') === '') everStarted = false;
     if (c?.ready !== true) containersReady = false;
-    const cs = containerStatus(s.name, s.image ?? '', c, rt.terminating);
     const prev = oldStatuses[i];
-    if (prev !== undefined && sameContainerStatus(prev, cs)) statuses[i] = prev;
+    if (prev !== undefined && reportsRuntime(prev, s.name, s.image ?? '', c, rt.terminating))
+      statuses[i] = prev;
     else {
-      statuses[i] = cs;
+      statuses[i] = containerStatus(s.name, s.image ?? '', c, rt.terminating);
       changed = true;
     }
   }
@@ -170,25 +170,40 @@ function containerStatus(
   return cs;
 }
 
-/** Field-by-field equality of two container statuses of the shape {@link containerStatus} builds. */
-function sameContainerStatus(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+/**
+ * True when `prev` is exactly what {@link containerStatus} would build for this runtime state
+ * (checked field by field, so an unchanged container allocates nothing).
+ */
+function reportsRuntime(
+  prev: Record<string, unknown>,
+  name: string,
+  specImage: string,
+  c: ContainerRuntime | undefined,
+  terminating: boolean,
+): boolean {
+  const running = c?.state === 'running';
   if (
-    a.name !== b.name ||
-    a.image !== b.image ||
-    a.imageID !== b.imageID ||
-    a.ready !== b.ready ||
-    a.restartCount !== b.restartCount ||
-    a.started !== b.started ||
-    a.containerID !== b.containerID ||
-    Object.keys(a).length !== Object.keys(b).length
+    prev.name !== name ||
+    prev.image !== (c?.runningImage ?? specImage) ||
+    prev.imageID !== (c?.imageID ?? '') ||
+    prev.ready !== (c?.ready ?? false) ||
+    prev.restartCount !== (c?.restartCount ?? 0) ||
+    prev.started !== running ||
+    (running ? prev.containerID !== c.containerID : Object.hasOwn(prev, 'containerID')) ||
+    Object.keys(prev).length !== (running ? 8 : 7)
   )
     return false;
-  const sa = a.state as Record<string, Record<string, unknown>> | undefined;
-  const sb = b.state as Record<string, Record<string, unknown>>;
-  if (!sa) return false;
-  if (sb.running) return sa.running?.startedAt === sb.running.startedAt && Object.keys(sa).length === 1;
-  if (sb.waiting) return sa.waiting?.reason === sb.waiting.reason && Object.keys(sa).length === 1;
-  return sa.terminated?.reason === sb.terminated?.reason && Object.keys(sa).length === 1;
+  const st = prev.state as Record<string, Record<string, unknown> | undefined> | undefined;
+  if (!st || Object.keys(st).length !== 1) return false;
+  if (running) return st.running?.startedAt === c.startedAt && Object.keys(st.running).length === 1;
+  const reason = c?.state === 'crashed' ? 'CrashLoopBackOff' : terminating ? undefined : 'ContainerCreating';
+  if (reason === undefined)
+    return (
+      st.terminated?.reason === 'Completed' &&
+      st.terminated.exitCode === 0 &&
+      Object.keys(st.terminated).length === 2
+    );
+  return st.waiting?.reason === reason && Object.keys(st.waiting).length === 1;
 }
 
 function findCond(conditions: PodCondition[], type: string): PodCondition | undefined {

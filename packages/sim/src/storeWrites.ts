@@ -66,6 +66,9 @@ export abstract class StoreWrites extends ObjectIndex {
   protected listeners: ((c: Change) => void)[] = [];
   private controllerStates = new Map<string, unknown>();
   protected rv = 0;
+  /** The store's readers as admission sees them (made once, not per write). */
+  private readonly listForAdmission: AdmissionContext['list'] = (a, k, ns) => this.list(a, k, ns);
+  private readonly getForAdmission: AdmissionContext['get'] = (a, k, ns, n) => this.get(a, k, ns, n);
   protected uidCounter = 0;
   private readonly rng;
 
@@ -366,8 +369,8 @@ export abstract class StoreWrites extends ObjectIndex {
       old,
       now: this.opts.now(),
       featureGates: this.opts.featureGates ?? {},
-      list: (a, k, ns) => this.list(a, k, ns),
-      get: (a, k, ns, n) => this.get(a, k, ns, n),
+      list: this.listForAdmission,
+      get: this.getForAdmission,
     };
     const r = chain.admit(obj, ctx);
     if (r.allowed) return { ok: true, object: r.object };

@@ -1,9 +1,9 @@
 // The simulator's Kubernetes API server (`kruise-ts serve`, issue 9): the real
 // kubectl and @kubernetes/client-node work against an embedded simulated
 // cluster over plain HTTP on 127.0.0.1. This file owns startup: the
-// simulation, registry, watch hub, webhooks (controllers: none), the HTTP
-// server (body limits, errors as Status, never crashing on client input),
-// the kubeconfig and the real-time clock.
+// simulation, registry, watch hub, webhooks (controllers: none), CRD version
+// conversion (conversion.ts), the HTTP server (body limits, errors as Status,
+// never crashing on client input), the kubeconfig and the real-time clock.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +16,7 @@ import type { NodeConfig } from '../nodes';
 import { Simulation } from '../simulation';
 import { rfc3339 } from '../time';
 import { bootstrap, EventBridge, followCrds, RealTimeDriver } from './cluster';
+import { ConversionRunner } from './conversion';
 import type { ApiContext, Reply } from './objects';
 import { BASE_HEADERS } from './reads';
 import { Registry } from './registry';
@@ -24,6 +25,13 @@ import { badRequest, internalError, status } from './status';
 import { WatchHub } from './watch';
 import { HttpWebhookRunner } from './webhooks';
 
+export {
+  type ConversionOptions,
+  ConversionRunner,
+  IN_PROCESS_CONVERTERS,
+  type InProcessConverter,
+  rewriteApiVersion,
+} from './conversion';
 export { SERVER_VERSION } from './discovery';
 export { evalJsonPath } from './jsonpath';
 export { podRow } from './printers';
@@ -42,7 +50,9 @@ export interface ApiServerOptions {
    * `all` (default): every registered controller and its built-in admission.
    * `none`: no controllers and no built-in admission; the server calls the
    * webhooks of MutatingWebhookConfiguration / ValidatingWebhookConfiguration
-   * objects instead (an external operator reconciles). Ignored when `simulation` is given.
+   * objects instead (an external operator reconciles), and converts objects of CRDs whose
+   * conversion strategy is `Webhook` by calling the CRD's conversion webhook (with `all`, the
+   * registered in-process converters are used). Ignored when `simulation` is given.
    */
   controllers?: 'all' | 'none';
   /** Simulated seconds per wall-clock second (default 1; 0 = the clock only moves through `advance`). */
@@ -154,6 +164,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     nowMs: () => sim.clock.startEpochMs + sim.clock.elapsedMs,
   };
   if (controllers === 'none' && !options.simulation) ctx.webhooks = new HttpWebhookRunner(sim, registry);
+  // Multi-version CRDs: stored in their storage version, served in the requested one. With its
+  // own controllers the server also plays kruise's conversion webhook (in-process converters).
+  ctx.conversion = new ConversionRunner(sim, { inProcess: !ctx.webhooks });
   const driver = new RealTimeDriver(sim, options.speed ?? 1, () => events.flush());
   driver.tick();
   const closing = new Set<() => void>();

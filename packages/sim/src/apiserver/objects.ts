@@ -1,8 +1,9 @@
 // Reads and the Scale view (guide §E, §I): get and list with selectors and
-// Table output, objects served at the requested version, and the Scale
-// subresource built from the CRD's scale paths.
+// Table output, and the Scale subresource built from the CRD's scale paths.
+// Objects are served at the requested version through conversion.ts.
 import type { KubeObject } from '@kruise-ts/api';
 import type { Simulation } from '../simulation';
+import type { ConversionRunner } from './conversion';
 import { compileFilter, matchesFilter } from './filters';
 import { evalJsonPath } from './jsonpath';
 import type { Registry, ResourceInfo } from './registry';
@@ -19,6 +20,8 @@ export interface ApiContext {
   nowMs(): number;
   /** Runs external admission webhooks (controllers: none); undefined = built-in admission only. */
   webhooks?: WebhookRunner;
+  /** Converts objects of multi-version CRDs (conversion.ts); undefined = apiVersion rewrite only. */
+  conversion?: ConversionRunner;
 }
 
 /** Calls the registered admission webhooks on a write. */
@@ -40,7 +43,10 @@ export interface Reply {
   contentType?: string;
 }
 
-/** The object as served at `res`'s version (versions are views of one stored object). */
+/**
+ * The object with `res`'s apiVersion and nothing else changed (strategy None). Handlers serve
+ * objects through conversion.ts (`viewsOf`), which also runs CRD conversion.
+ */
 export function served(obj: KubeObject, res: ResourceInfo): KubeObject {
   return obj.apiVersion === res.apiVersion ? obj : { ...obj, apiVersion: res.apiVersion };
 }

@@ -2,19 +2,14 @@
 // lists as `<Kind>List` or Table, get of an object or its status/scale
 // subresource, and `?watch=true` as a chunked `application/json;stream=watch`
 // stream with headers flushed at once, resume from a resourceVersion, 410
-// Expired, bookmarks, timeoutSeconds and Table events.
+// Expired, bookmarks, timeoutSeconds and Table events. Objects are converted to
+// the requested version (conversion.ts); a failed conversion is a 500 Status
+// (a watch gets an ERROR event and ends).
 import type { ServerResponse } from 'node:http';
 import type { KubeObject } from '@kruise-ts/api';
+import { viewOf, viewSync, viewsOf } from './conversion';
 import { compileFilter, matchesFilter, type ObjectFilter } from './filters';
-import {
-  type ApiContext,
-  getObject,
-  includeObject,
-  listObjects,
-  type Reply,
-  served,
-  toScale,
-} from './objects';
+import { type ApiContext, getObject, includeObject, listObjects, type Reply, toScale } from './objects';
 import type { ResourceInfo } from './registry';
 import { badRequest, expired, notFoundStatus } from './status';
 import { printerFor, tableRow, toTable, wantsTable } from './tables';
@@ -36,7 +31,7 @@ function selectorError(e: unknown): Reply {
 }
 
 /** GET a collection (list). */
-export function listReply(ctx: ApiContext, req: ReadRequest): Reply {
+export async function listReply(ctx: ApiContext, req: ReadRequest): Promise<Reply> {
   let items: KubeObject[];
   try {
     items = listObjects(
@@ -50,6 +45,9 @@ export function listReply(ctx: ApiContext, req: ReadRequest): Reply {
     return selectorError(e);
   }
   const rv = String(ctx.hub.currentRv);
+  const views = await viewsOf(ctx, items, req.res);
+  if (!views.ok) return { code: views.status.code, body: views.status };
+  items = views.objects;
   const table = wantsTable(req.accept);
   if (table) {
     const t = toTable(req.res, items, ctx.nowMs(), {
@@ -65,16 +63,19 @@ export function listReply(ctx: ApiContext, req: ReadRequest): Reply {
       kind: req.res.listKind,
       apiVersion: req.res.apiVersion,
       metadata: { resourceVersion: rv },
-      items: items.map((o) => served(o, req.res)),
+      items,
     },
   };
 }
 
 /** GET an object or subresource. */
-export function getReply(ctx: ApiContext, req: ReadRequest): Reply {
-  const obj = getObject(ctx, req.res, req.namespace, req.name ?? '');
-  if (!obj) return { code: 404, body: notFoundStatus(req.res, req.name ?? '') };
-  if (req.sub === 'scale') return { code: 200, body: toScale(obj, req.res) };
+export async function getReply(ctx: ApiContext, req: ReadRequest): Promise<Reply> {
+  const stored = getObject(ctx, req.res, req.namespace, req.name ?? '');
+  if (!stored) return { code: 404, body: notFoundStatus(req.res, req.name ?? '') };
+  if (req.sub === 'scale') return { code: 200, body: toScale(stored, req.res) };
+  const view = await viewOf(ctx, stored, req.res);
+  if (!view.ok) return { code: view.status.code, body: view.status };
+  const obj = view.object;
   const table = wantsTable(req.accept);
   if (table && !req.sub) {
     const t = toTable(req.res, [obj], ctx.nowMs(), {
@@ -84,7 +85,7 @@ export function getReply(ctx: ApiContext, req: ReadRequest): Reply {
     if (table === 'v1beta1') t.apiVersion = 'meta.k8s.io/v1beta1';
     return { code: 200, body: t, contentType: `application/json;as=Table;v=${table};g=meta.k8s.io` };
   }
-  return { code: 200, body: served(obj, req.res) };
+  return { code: 200, body: obj };
 }
 
 /** Common response headers. */
@@ -132,21 +133,26 @@ export function serveWatch(
   const write = (line: string) => {
     if (!ended) res.write(line);
   };
-  const encode = (type: WatchType, entry: HistoryEntry | undefined, obj: KubeObject): string => {
+  /** `view`: the object at the requested version; `cache`: derived from `entry` without I/O. */
+  const encode = (
+    type: WatchType,
+    entry: HistoryEntry | undefined,
+    view: KubeObject,
+    cache: boolean,
+  ): string => {
     if (table) {
       const t = {
         kind: 'Table',
         apiVersion: `meta.k8s.io/${table}`,
-        metadata: { resourceVersion: obj.metadata.resourceVersion },
+        metadata: { resourceVersion: view.metadata.resourceVersion },
         columnDefinitions: headersSent ? [] : printer.columns,
-        rows: [tableRow(printer, served(obj, req.res), ctx.nowMs(), include)],
+        rows: [tableRow(printer, view, ctx.nowMs(), include)],
       };
       headersSent = true;
       return `{"type":"${type}","object":${JSON.stringify(t)}}\n`;
     }
-    const view = served(obj, req.res);
     let json: string | undefined;
-    if (entry && view === entry.object) {
+    if (entry && cache) {
       entry.json ??= new Map();
       json = entry.json.get(view.apiVersion);
       if (json === undefined) {
@@ -155,6 +161,34 @@ export function serveWatch(
       }
     } else json = JSON.stringify(view);
     return `{"type":"${type}","object":${json}}\n`;
+  };
+  // An event whose object needs a conversion webhook is converted asynchronously; later events
+  // queue behind it so the stream keeps the store's order. A failed conversion ends the stream
+  // with an ERROR event carrying the 500 Status.
+  let backlog: Promise<void> = Promise.resolve();
+  let queued = 0;
+  const emit = (type: WatchType, entry: HistoryEntry | undefined, obj: KubeObject) => {
+    if (queued === 0) {
+      const view = viewSync(ctx, obj, req.res);
+      if (view) {
+        write(encode(type, entry, view, true));
+        return;
+      }
+    }
+    queued++;
+    backlog = backlog
+      .then(async () => {
+        const v = await viewOf(ctx, obj, req.res);
+        if (ended) return;
+        if (v.ok) write(encode(type, entry, v.object, false));
+        else {
+          write(`{"type":"ERROR","object":${JSON.stringify(v.status)}}\n`);
+          finish();
+        }
+      })
+      .finally(() => {
+        queued--;
+      });
   };
   const finish = () => {
     if (ended) return;
@@ -167,7 +201,7 @@ export function serveWatch(
   const watcher: Watcher = {
     gk: gkOf(req.res.apiVersion, req.res.kind),
     filter,
-    send: (type, entry, obj) => write(encode(type, entry, obj)),
+    send: emit,
     end: finish,
   };
   closing.add(finish);
@@ -176,7 +210,7 @@ export function serveWatch(
   if (rvParam === null || rvParam === '' || rvParam === '0') {
     // Synthetic ADDED events for the current state, then live events.
     for (const o of listObjects(ctx, req.res, req.res.namespaced ? req.namespace : undefined, null, null))
-      if (matchesFilter(o, filter)) write(encode('ADDED', undefined, o));
+      if (matchesFilter(o, filter)) emit('ADDED', undefined, o);
     ctx.hub.add(watcher);
   } else {
     const rv = Number(rvParam);
@@ -191,6 +225,11 @@ export function serveWatch(
   if (Number.isFinite(timeout) && timeout > 0) timers.push(setTimeout(finish, timeout * 1000));
   if (bookmarks) {
     const tick = () => {
+      if (queued > 0) {
+        // a bookmark must not overtake events still being converted
+        timers.push(setTimeout(tick, 1000));
+        return;
+      }
       const bm = {
         kind: req.res.kind,
         apiVersion: req.res.apiVersion,

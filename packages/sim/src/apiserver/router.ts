@@ -15,7 +15,7 @@ import {
   resourceList,
   SERVER_VERSION,
 } from './discovery';
-import { type ApiContext, listObjects, type Reply, served } from './objects';
+import { type ApiContext, listObjects, type Reply } from './objects';
 import { getReply, listReply, type ReadRequest, serveWatch } from './reads';
 import type { ResourceInfo } from './registry';
 import { badRequest, methodNotAllowed, unknownPath } from './status';
@@ -212,7 +212,7 @@ async function deleteCollection(
     kind: t.res.listKind,
     apiVersion: t.res.apiVersion,
     metadata: { resourceVersion: String(ctx.hub.currentRv) },
-    items: out.map((o) => served(o as never, t.res)),
+    items: out,
   });
 }
 

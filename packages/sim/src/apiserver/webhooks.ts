@@ -5,7 +5,8 @@
 // `timeoutSeconds`, as kube-apiserver does. Mutating webhooks run first, in
 // configuration-name order, their JSONPatch responses applied in turn; then
 // validating webhooks. `clientConfig.service` has no cluster network here: it
-// is reached at `https://127.0.0.1:<port><path>` (an approximation).
+// is reached at `https://127.0.0.1:<port><path>` (an approximation). `postJson` is shared
+// with the CRD conversion webhook client (conversion.ts).
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:https';
 import type { KubeObject } from '@kruise-ts/api';
@@ -26,11 +27,7 @@ interface Rule {
 
 interface Webhook {
   name: string;
-  clientConfig?: {
-    url?: string;
-    caBundle?: string;
-    service?: { namespace?: string; name?: string; path?: string; port?: number };
-  };
+  clientConfig?: ClientConfig;
   rules?: Rule[];
   namespaceSelector?: LabelSelector;
   objectSelector?: LabelSelector;
@@ -210,13 +207,34 @@ export class HttpWebhookRunner implements WebhookRunner {
   }
 }
 
+/** A webhook's `clientConfig` (admission webhooks and CRD conversion webhooks). */
+export interface ClientConfig {
+  url?: string;
+  caBundle?: string;
+  service?: { namespace?: string; name?: string; path?: string; port?: number };
+}
+
 function post(w: Webhook, body: string): Promise<unknown> {
-  const cc = w.clientConfig ?? {};
-  let url: URL;
-  if (cc.url) url = new URL(cc.url);
-  else if (cc.service) url = new URL(`https://127.0.0.1:${cc.service.port ?? 443}${cc.service.path ?? '/'}`);
-  else return Promise.reject(new Error('no clientConfig url or service'));
   const timeoutMs = Math.min(30, Math.max(1, w.timeoutSeconds ?? 10)) * 1000;
+  return postJson(w.clientConfig ?? {}, body, timeoutMs);
+}
+
+/**
+ * POSTs a JSON review to a webhook over HTTPS, trusting only its `caBundle` (base64 PEM), and
+ * resolves with the parsed JSON answer; rejects on transport errors, HTTP ≥ 300 and timeouts.
+ * A `service` reference is reached at `https://127.0.0.1:<port, default 443><path>` with the
+ * TLS server name `<name>.<namespace>.svc`. `query` is appended to the URL (e.g. `?timeout=30s`).
+ */
+export function postJson(cc: ClientConfig, body: string, timeoutMs: number, query = ''): Promise<unknown> {
+  let url: URL;
+  try {
+    if (cc.url) url = new URL(cc.url + query);
+    else if (cc.service)
+      url = new URL(`https://127.0.0.1:${cc.service.port ?? 443}${cc.service.path ?? '/'}${query}`);
+    else return Promise.reject(new Error('no clientConfig url or service'));
+  } catch (e) {
+    return Promise.reject(e);
+  }
   return new Promise((resolve, reject) => {
     const req = request(
       url,

@@ -4,10 +4,14 @@
 // subresources, and delete with preconditions, grace periods and
 // propagation. Every write goes through `sim.act`, so the admission chain
 // runs (defaults, validation, sidecar injection) and the cluster settles.
+// Versions (conversion.ts): a write's object is admitted in the request's
+// version and stored in the storage version; answers are converted back to the
+// request's version; a failed conversion is a 500 Status.
 import type { KubeObject } from '@kruise-ts/api';
 import type { ObjectRef } from '@kruise-ts/core';
 import type { WriteResult } from '../store';
-import { type ApiContext, getObject, type Reply, readPath, served, toScale, writePath } from './objects';
+import { toStorage, viewOf } from './conversion';
+import { type ApiContext, getObject, type Reply, readPath, toScale, writePath } from './objects';
 import { applyPatch, CR_PATCH_TYPES, parsePatchBody, patchKind, withManagedField } from './patch';
 import type { ResourceInfo } from './registry';
 import {
@@ -80,6 +84,22 @@ function parseObject(text: string): KubeObject | StatusObject {
 
 const isStatus = (v: unknown): v is StatusObject => (v as StatusObject)?.kind === 'Status';
 
+/** `obj` at the request's version as a reply (500 when the conversion fails). */
+async function replyAs(ctx: ApiContext, req: WriteRequest, code: number, obj: KubeObject): Promise<Reply> {
+  const v = await viewOf(ctx, obj, req.res);
+  return v.ok ? { code, body: v.object } : fail(v.status);
+}
+
+/** The stored object at the request's version, or a Status. */
+async function requestView(
+  ctx: ApiContext,
+  req: WriteRequest,
+  stored: KubeObject,
+): Promise<KubeObject | StatusObject> {
+  const v = await viewOf(ctx, stored, req.res);
+  return v.ok ? v.object : v.status;
+}
+
 /** Fills apiVersion/kind from the path and checks namespace and name against it. */
 function normalize(req: WriteRequest, obj: KubeObject, nameRequired: boolean): KubeObject | StatusObject {
   const { res } = req;
@@ -124,6 +144,12 @@ export async function createObject(ctx: ApiContext, req: WriteRequest, parsed?: 
   if (isStatus(obj)) return fail(obj);
   const missing = namespaceMissing(ctx, req);
   if (missing) return fail(missing);
+  if (obj.apiVersion !== req.res.apiVersion) {
+    // a body of another version of the group: admitted at the request's version
+    const v = await viewOf(ctx, obj, req.res);
+    if (!v.ok) return fail(v.status);
+    obj = v.object;
+  }
   const fm = req.query.get('fieldManager');
   if (fm && !parsed) obj = withManagedField(obj, fm, 'Update', ctx.sim.clock.now());
   const name = obj.metadata.name ?? obj.metadata.generateName ?? '';
@@ -133,29 +159,39 @@ export async function createObject(ctx: ApiContext, req: WriteRequest, parsed?: 
     if (!w.ok) return fail(w.status);
     if (w.object) obj = w.object;
   }
-  if (dryRun) return { code: 201, body: served(obj, req.res) };
-  const r = ctx.sim.act({ verb: 'create', object: obj, reason: 'Create' }, SOURCE);
+  if (dryRun) return { code: 201, body: obj };
+  const stored = await toStorage(ctx, obj, req.res);
+  if (!stored.ok) return fail(stored.status);
+  const r = ctx.sim.act({ verb: 'create', object: stored.object, reason: 'Create' }, SOURCE);
   if (!r.ok) return fail(writeFailure(r, req.res, name));
-  return { code: 201, body: served(r.object ?? obj, req.res) };
+  return replyAs(ctx, req, 201, r.object ?? stored.object);
 }
 
-/** Runs an update of the main resource through webhooks and the store. */
+/**
+ * Runs an update of the main resource through webhooks and the store. `next` is at the request's
+ * version; `currentView` is `current` (stored) at the request's version when already converted.
+ */
 async function updateMain(
   ctx: ApiContext,
   req: WriteRequest,
   current: KubeObject,
   next: KubeObject,
+  currentView?: KubeObject,
 ): Promise<Reply> {
   const dryRun = req.query.has('dryRun');
   if (ctx.webhooks) {
-    const w = await ctx.webhooks.admit(req.res, 'UPDATE', next, current, req.sub, dryRun);
+    const old = currentView ?? (await requestView(ctx, req, current));
+    if (isStatus(old)) return fail(old);
+    const w = await ctx.webhooks.admit(req.res, 'UPDATE', next, old, req.sub, dryRun);
     if (!w.ok) return fail(w.status);
     if (w.object) next = w.object;
   }
-  if (dryRun) return { code: 200, body: served(next, req.res) };
-  const r = ctx.sim.act({ verb: 'update', object: next, reason: 'Update' }, SOURCE);
+  if (dryRun) return { code: 200, body: next };
+  const stored = await toStorage(ctx, next, req.res);
+  if (!stored.ok) return fail(stored.status);
+  const r = ctx.sim.act({ verb: 'update', object: stored.object, reason: 'Update' }, SOURCE);
   if (!r.ok) return fail(writeFailure(r, req.res, req.name ?? ''));
-  return { code: 200, body: served(r.object ?? next, req.res) };
+  return replyAs(ctx, req, 200, r.object ?? stored.object);
 }
 
 function staleRv(current: KubeObject, rv: unknown): boolean {
@@ -169,14 +205,17 @@ async function writeStatus(
   next: KubeObject,
 ): Promise<Reply> {
   if (staleRv(current, next.metadata?.resourceVersion)) return fail(conflictStatus(req.res, req.name ?? ''));
-  if (req.query.has('dryRun'))
-    return { code: 200, body: served({ ...current, status: next.status }, req.res) };
+  // the status at the storage version (converted with the object it came in)
+  const stored = await toStorage(ctx, next, req.res);
+  if (!stored.ok) return fail(stored.status);
+  const statusValue = stored.object.status;
+  if (req.query.has('dryRun')) return replyAs(ctx, req, 200, { ...current, status: statusValue });
   const r = ctx.sim.act(
-    { verb: 'updateStatus', target: refOf(req.res, current), status: next.status, reason: 'UpdateStatus' },
+    { verb: 'updateStatus', target: refOf(req.res, current), status: statusValue, reason: 'UpdateStatus' },
     SOURCE,
   );
   if (!r.ok) return fail(writeFailure(r, req.res, req.name ?? ''));
-  return { code: 200, body: served(r.object ?? current, req.res) };
+  return replyAs(ctx, req, 200, r.object ?? current);
 }
 
 async function writeScale(
@@ -199,11 +238,14 @@ async function writeScale(
     );
   if (readPath(current, sp.specReplicasPath) === replicas)
     return { code: 200, body: toScale(current, req.res) };
+  const view = await requestView(ctx, req, current);
+  if (isStatus(view)) return fail(view);
   const reply = await updateMain(
     ctx,
     { ...req, sub: 'scale' },
     current,
-    writePath(current, sp.specReplicasPath, replicas),
+    writePath(view, sp.specReplicasPath, replicas),
+    view,
   );
   if (reply.code !== 200) return reply;
   return { code: 200, body: toScale(reply.body as KubeObject, req.res) };
@@ -290,7 +332,13 @@ async function patchOnce(
     }
     return fail(notFoundStatus(req.res, req.name ?? ''));
   }
-  const base = req.sub === 'scale' ? (toScale(current, req.res) as unknown as KubeObject) : current;
+  let view: KubeObject | undefined;
+  if (req.sub !== 'scale') {
+    const v = await requestView(ctx, req, current);
+    if (isStatus(v)) return fail(v);
+    view = v;
+  }
+  const base = view ?? (toScale(current, req.res) as unknown as KubeObject);
   let patched: KubeObject;
   try {
     patched = applyPatch(base, kind === 'strategic' && req.sub === 'scale' ? 'merge' : kind, patch, {
@@ -322,7 +370,7 @@ async function patchOnce(
   const obj = normalize(req, patched, true);
   if (isStatus(obj)) return fail(obj);
   if (req.sub === 'status') return writeStatus(ctx, req, current, obj);
-  return updateMain(ctx, req, current, obj);
+  return updateMain(ctx, req, current, obj, view);
 }
 
 interface DeleteOptions {
@@ -358,10 +406,12 @@ export async function deleteObject(ctx: ApiContext, req: WriteRequest, current?:
   if (!obj) return fail(notFoundStatus(req.res, req.name ?? ''));
   const name = obj.metadata.name ?? '';
   if (ctx.webhooks) {
-    const w = await ctx.webhooks.admit(req.res, 'DELETE', undefined, obj, undefined, req.query.has('dryRun'));
+    const old = await requestView(ctx, req, obj);
+    if (isStatus(old)) return fail(old);
+    const w = await ctx.webhooks.admit(req.res, 'DELETE', undefined, old, undefined, req.query.has('dryRun'));
     if (!w.ok) return fail(w.status);
   }
-  if (req.query.has('dryRun')) return { code: 200, body: served(obj, req.res) };
+  if (req.query.has('dryRun')) return replyAs(ctx, req, 200, obj);
   const pre = opts.preconditions ?? undefined;
   if (pre?.uid && pre.uid !== obj.metadata.uid)
     return fail(
@@ -391,7 +441,7 @@ export async function deleteObject(ctx: ApiContext, req: WriteRequest, current?:
   } else r = ctx.sim.act({ verb: 'delete', target, reason: 'Delete' }, SOURCE);
   if (!r.ok) return fail(writeFailure(r, req.res, name));
   const after = getObject(ctx, req.res, req.namespace, name);
-  return { code: 200, body: served(after ?? obj, req.res) };
+  return replyAs(ctx, req, 200, after ?? obj);
 }
 
 /** Orphan propagation: dependents lose the owner reference before the owner goes. */

@@ -44,9 +44,11 @@ export function admitSidecarSet(chain: AdmissionChain): void {
     mutators: [
       (obj, ctx) => {
         if (ctx.operation !== 'CREATE') return obj;
+        const sidecarSets = ctx.list(SS_API, 'SidecarSet') as SidecarSet[];
+        if (sidecarSets.length === 0) return obj; // nothing can be injected (and nothing to list)
         const pod = obj as unknown as Pod;
         const ns = pod.metadata?.namespace ?? 'default';
-        const r = injectSidecars(pod, ctx.list(SS_API, 'SidecarSet') as SidecarSet[], {
+        const r = injectSidecars(pod, sidecarSets, {
           now: ctx.now,
           namespace: ctx.get('v1', 'Namespace', undefined, ns) as Namespace | undefined,
           revisions: ctx.list(
