@@ -5,7 +5,7 @@
 // fits nowhere stays Pending with `PodScheduled=False, reason Unschedulable`
 // and a kube-scheduler style message ("0/3 nodes are available: 3 Insufficient cpu.").
 import type { KubeObject } from '@kruise-ts/api';
-import type { Node, Pod, PodCondition } from 'kubernetes-types/core/v1';
+import type { Node, Pod, PodCondition, Taint } from 'kubernetes-types/core/v1';
 import { findMatchingUntoleratedTaint, matchesRequiredNodeAffinity, quantityValue } from './compat';
 import type { SimContext } from './context';
 import { displayName, objectKey } from './keys';
@@ -19,6 +19,10 @@ interface NodeUsage {
   capCpu: number;
   capMemory: number;
   capPods: number;
+  /** Facts of the node that do not depend on the pod, computed once per run (not per pod × node). */
+  ready: boolean;
+  /** Its NoSchedule / NoExecute taints (the ones scheduling honours). */
+  taints: Taint[];
 }
 
 /** Requests of a pod: sum over containers, at least the largest init container. */
@@ -33,6 +37,13 @@ export function podRequests(pod: Pod): { cpu: number; memory: number } {
     sum.memory = Math.max(sum.memory, quantityValue(c.resources?.requests?.memory) ?? 0);
   }
   return sum;
+}
+
+/** True when the pod has a nodeSelector or a required node affinity (otherwise every node matches). */
+function hasNodeConstraints(pod: Pod): boolean {
+  const sel = pod.spec?.nodeSelector;
+  if (sel && Object.keys(sel).length > 0) return true;
+  return pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution != null;
 }
 
 /** True when the node's Ready condition is True. */
@@ -113,6 +124,8 @@ export class Scheduler {
         capCpu: quantityValue(cap.cpu) ?? Number.POSITIVE_INFINITY,
         capMemory: quantityValue(cap.memory) ?? Number.POSITIVE_INFINITY,
         capPods: quantityValue(cap.pods) ?? 110,
+        ready: isNodeReady(n),
+        taints: (n.spec?.taints ?? []).filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute'),
       };
       for (const p of this.ctx.store.listPodsOnNode(u.name) as Pod[]) {
         const r = podRequests(p);
@@ -127,14 +140,16 @@ export class Scheduler {
 
   private scheduleOne(pod: KubeObject & Pod, usage: NodeUsage[]): void {
     const req = podRequests(pod);
-    const reasons = new Map<string, number>();
+    const constrained = hasNodeConstraints(pod);
+    let reasons: Map<string, number> | undefined;
     const fail = (r: string): void => {
+      reasons ??= new Map();
       reasons.set(r, (reasons.get(r) ?? 0) + 1);
     };
     let best: NodeUsage | undefined;
     let bestScore = Number.POSITIVE_INFINITY;
     for (const u of usage) {
-      const why = this.filter(pod, u, req);
+      const why = this.filter(pod, u, req, constrained);
       if (why) {
         fail(why);
         continue;
@@ -159,7 +174,7 @@ export class Scheduler {
     };
     if (!best) {
       this.triedAt.set(pod.metadata.uid ?? '', this.generation);
-      const parts = [...reasons.entries()]
+      const parts = [...(reasons ?? new Map<string, number>()).entries()]
         .sort((a, b) => (a[0] < b[0] ? -1 : 1))
         .map(([r, n]) => `${n} ${r}`);
       const message = `0/${usage.length} nodes are available${parts.length ? `: ${parts.join(', ')}` : ''}.`;
@@ -201,17 +216,20 @@ export class Scheduler {
   }
 
   /** Why the pod cannot go on the node, in kube-scheduler's words, or undefined when it fits. */
-  private filter(pod: Pod, u: NodeUsage, req: { cpu: number; memory: number }): string | undefined {
-    const node = u.node;
-    if (!isNodeReady(node)) return 'node(s) had untolerated taint {node.kubernetes.io/not-ready: }';
-    if (node.spec?.unschedulable) return 'node(s) were unschedulable';
-    const taint = findMatchingUntoleratedTaint(
-      node.spec?.taints,
-      pod.spec?.tolerations,
-      (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute',
-    );
-    if (taint) return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
-    if (!matchesRequiredNodeAffinity(pod, node)) return "node(s) didn't match Pod's node affinity/selector";
+  private filter(
+    pod: Pod,
+    u: NodeUsage,
+    req: { cpu: number; memory: number },
+    constrained: boolean,
+  ): string | undefined {
+    if (!u.ready) return 'node(s) had untolerated taint {node.kubernetes.io/not-ready: }';
+    if (u.node.spec?.unschedulable) return 'node(s) were unschedulable';
+    if (u.taints.length > 0) {
+      const taint = findMatchingUntoleratedTaint(u.taints, pod.spec?.tolerations);
+      if (taint) return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
+    }
+    if (constrained && !matchesRequiredNodeAffinity(pod, u.node))
+      return "node(s) didn't match Pod's node affinity/selector";
     if (u.pods + 1 > u.capPods) return 'Too many pods';
     if (u.cpu + req.cpu > u.capCpu + 1e-9) return 'Insufficient cpu';
     if (u.memory + req.memory > u.capMemory) return 'Insufficient memory';
