@@ -195,7 +195,8 @@ function reportsRuntime(
     return false;
   const st = prev.state as Record<string, Record<string, unknown> | undefined> | undefined;
   if (!st || Object.keys(st).length !== 1) return false;
-  if (running) return st.running?.startedAt === c.startedAt && Object.keys(st.running).length === 1;
+  const r = st.running;
+  if (running) return r !== undefined && r.startedAt === c?.startedAt && Object.keys(r).length === 1;
   const reason = c?.state === 'crashed' ? 'CrashLoopBackOff' : terminating ? undefined : 'ContainerCreating';
   if (reason === undefined)
     return (
