@@ -308,29 +308,27 @@ export abstract class StoreWrites extends ObjectIndex {
     reason: string | undefined,
     admit: boolean,
   ): WriteResult {
-    // Identity and server-owned fields cannot change.
-    const om = old.metadata;
-    const meta0: Record<string, unknown> = {
-      ...next.metadata,
-      name: om.name,
-      uid: om.uid,
-      creationTimestamp: om.creationTimestamp,
-      resourceVersion: om.resourceVersion,
-    };
-    // (Assigned, not deleted: `delete` would turn the object into a slow dictionary.)
-    meta0.namespace = om.namespace;
-    meta0.deletionTimestamp = om.deletionTimestamp;
-    meta0.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
-    meta0.generation = om.generation;
+    // Identity and server-owned fields cannot change: they are taken from `old`, in place
+    // where `next` has them (key order kept), appended otherwise; undefined values dropped.
+    const om = old.metadata as Record<string, unknown>;
+    const nm = next.metadata as Record<string, unknown>;
+    const meta: Record<string, unknown> = {};
+    for (const k of Object.keys(nm)) {
+      const v = SERVER_OWNED_META.has(k) ? om[k] : nm[k];
+      if (v !== undefined) meta[k] = v;
+    }
+    for (const k of SERVER_OWNED_META_ORDER) if (!(k in meta) && om[k] !== undefined) meta[k] = om[k];
     let candidate: KubeObject = {
       ...next,
       apiVersion: next.apiVersion || old.apiVersion,
       kind: old.kind,
-      metadata: stripUndefined(meta0) as KubeObject['metadata'],
+      metadata: meta as KubeObject['metadata'],
     };
+    let owned = true; // `candidate` and its metadata are this function's own objects
     if (admit && !om.deletionTimestamp) {
       const admitted = this.admit(candidate, 'UPDATE', old);
       if (!admitted.ok) return admitted;
+      if (admitted.object !== candidate) owned = false;
       candidate = admitted.object;
     }
     const specChanged = candidate.spec !== old.spec && !jsonEqual(candidate.spec, old.spec);
@@ -340,9 +338,10 @@ export abstract class StoreWrites extends ObjectIndex {
         : jsonEqual(candidate, old)
     )
       return { ok: true, object: old };
-    const meta = { ...candidate.metadata, resourceVersion: String(++this.rv) };
-    if (verb !== 'updateStatus' && specChanged) meta.generation = (om.generation ?? 0) + 1;
-    const out = { ...candidate, metadata: meta };
+    const out = owned ? candidate : { ...candidate, metadata: { ...candidate.metadata } };
+    const outMeta = out.metadata as Record<string, unknown>;
+    outMeta.resourceVersion = String(++this.rv);
+    if (verb !== 'updateStatus' && specChanged) outMeta.generation = ((om.generation as number) ?? 0) + 1;
     // A terminating object whose last finalizer went away is removed (pods only once the kubelet is done).
     if (
       out.metadata.deletionTimestamp &&
@@ -386,6 +385,19 @@ export abstract class StoreWrites extends ObjectIndex {
   }
 }
 
+/** Metadata the server owns on update/patch, in the order they are appended when missing. */
+const SERVER_OWNED_META_ORDER = [
+  'name',
+  'uid',
+  'creationTimestamp',
+  'resourceVersion',
+  'namespace',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'generation',
+] as const;
+const SERVER_OWNED_META = new Set<string>(SERVER_OWNED_META_ORDER);
+
 /**
  * A merge patch the store may apply directly: an object whose `metadata` (if any) is an object
  * that leaves name, namespace, uid and resourceVersion alone (those need core's checks:
@@ -397,13 +409,6 @@ function isPlainPatch(patch: unknown): patch is Record<string, unknown> {
   if (m === undefined) return true;
   if (m === null || typeof m !== 'object' || Array.isArray(m)) return false;
   return !('name' in m || 'namespace' in m || 'uid' in m || 'resourceVersion' in m);
-}
-
-/** A copy without undefined-valued keys (never `delete`s on a shared object). */
-function stripUndefined<T extends object>(o: T): T {
-  const out = {} as T;
-  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] !== undefined) out[k] = o[k];
-  return out;
 }
 
 /** Top-level fields other than metadata/spec/status are equal. */
