@@ -2,12 +2,14 @@
 // webhooks read; per-controller runners (queue, expectations, executor); the cert/config sync
 // loop and the HTTPS webhook server (every replica, W2.15/O3.1); leader election gating only the
 // controllers; metrics and health servers; graceful shutdown (release the Lease, drain workers).
+// The sync (W2.15) runs certs → webhook configurations (W2.13) → conversion CRDs (W2.14), every
+// resyncMs and whenever an apps.kruise.io CRD is added or updated.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KubeObject } from '@kruise-ts/api';
 import { applyFeatureGateDependencies, resolveFeatureGates } from '@kruise-ts/core';
 import { InformerCache } from './cache';
-import { NAMESPACE, POD, PVC, REVISION, selectControllers } from './controllers/index';
+import { NAMESPACE, POD, PVC, REVISION, resolveControllers, selectControllers } from './controllers/index';
 import { type SmallServer, startHealthServer, startMetricsServer } from './health';
 import { HttpKubeClient, type KubeClient, loadKubeConfig } from './kube/client';
 import { collectionPath, resourceFor } from './kube/resources';
@@ -18,6 +20,7 @@ import { defaultOperatorOptions, type OperatorOptions, parseAddr } from './optio
 import { ControllerRunner } from './runner';
 import { ensureCerts, parseRenewBefore, webhookDnsName } from './webhook/certs';
 import { syncWebhookConfigurations } from './webhook/configurations';
+import { syncConversionCrds } from './webhook/conversion';
 import { activePaths, type HandlerContext } from './webhook/handlers';
 import { startWebhookServer, type WebhookServer } from './webhook/server';
 
@@ -38,6 +41,7 @@ export interface RunningOperator {
 }
 
 const SIDECARSET = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet' };
+const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
 
 async function ensureNamespace(client: KubeClient, name: string): Promise<void> {
   const res = resourceFor('v1', 'Namespace');
@@ -99,8 +103,12 @@ export async function runOperator(partial: Partial<OperatorOptions> = {}): Promi
     seed: o.seed,
     kruiseNamespace: o.kruiseNamespace,
     scalingExcludePreparingDelete: false,
+    nodeImageCreationDelaySeconds: o.nodeImageCreationDelaySeconds,
+    daemonConfigNamespace: o.daemonConfigNamespace,
   };
-  const runners = selectControllers(o.controllers).map(
+  // §3.5: gates, then discovery (a controller whose kind is not served registers nothing)
+  const controllers = await resolveControllers(client, selectControllers(o.controllers, gates), log);
+  const runners = controllers.map(
     (c) =>
       new ControllerRunner(c, cache, client, log.child({ controller: c.name }), metrics, {
         workers: o.workers,
@@ -113,6 +121,14 @@ export async function runOperator(partial: Partial<OperatorOptions> = {}): Promi
   );
   for (const r of runners) r.wire();
   if (o.webhook.enabled) for (const ref of [POD, PVC, NAMESPACE, REVISION, SIDECARSET]) cache.informer(ref);
+  // W2.15: add/update of an apps.kruise.io CRD triggers the cert/config sync (set below)
+  let kickSync: (() => void) | undefined;
+  if (o.webhook.enabled) {
+    const onCrd = (crd: KubeObject) => {
+      if ((crd.spec as { group?: string } | undefined)?.group === 'apps.kruise.io') kickSync?.();
+    };
+    cache.informer(CRD).on({ add: onCrd, update: (_old, crd) => onCrd(crd) });
+  }
 
   if (o.webhook.install) {
     await ensureNamespace(client, o.kruiseNamespace).catch(() => undefined);
@@ -129,6 +145,7 @@ export async function runOperator(partial: Partial<OperatorOptions> = {}): Promi
   let caBundle: string | undefined;
   let initialised = !o.webhook.enabled;
   let syncTimer: NodeJS.Timeout | undefined;
+  let syncStopped = false;
   const active = activePaths(gates);
   const handlerCtx: HandlerContext = {
     cache,
@@ -199,6 +216,8 @@ export async function runOperator(partial: Partial<OperatorOptions> = {}): Promi
       }
       caBundle = c.caCert;
       await syncWebhookConfigurations(client, c.caCert, active, render);
+      const crds = await syncConversionCrds(client, c.caCert, render);
+      if (crds.length > 0) log.info({ crds }, 'conversion webhook set on CRDs (W2.14)');
     };
     const deadline = Date.now() + 20_000;
     for (;;) {
@@ -218,15 +237,33 @@ export async function runOperator(partial: Partial<OperatorOptions> = {}): Promi
         await new Promise((r) => setTimeout(r, 500));
       }
     }
-    const loop = () => {
-      syncTimer = setTimeout(() => {
-        sync().then(loop, (err: Error) => {
-          log.warn({ err: err.message }, 'webhook sync failed');
-          loop();
+    // one sync at a time; a kick during a sync runs another right after it
+    let running = false;
+    let again = false;
+    const runNow = () => {
+      if (syncStopped) return;
+      if (syncTimer) clearTimeout(syncTimer);
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      sync()
+        .catch((err: Error) => log.warn({ err: err.message }, 'webhook sync failed'))
+        .finally(() => {
+          running = false;
+          if (again) {
+            again = false;
+            runNow();
+          } else loop();
         });
-      }, o.webhook.resyncMs);
+    };
+    const loop = () => {
+      if (syncStopped) return;
+      syncTimer = setTimeout(runNow, o.webhook.resyncMs);
       syncTimer.unref?.();
     };
+    kickSync = runNow;
     loop();
     log.info({ port: webhookServer.port, paths: active.size, dnsName }, 'webhook server ready');
   }
@@ -305,6 +342,7 @@ export async function runOperator(partial: Partial<OperatorOptions> = {}): Promi
     isLeader: () => leading,
     stop: async () => {
       stopping = true;
+      syncStopped = true;
       if (syncTimer) clearTimeout(syncTimer);
       if (elector) await elector.stop(true);
       await stopControllers();

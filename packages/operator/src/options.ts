@@ -68,6 +68,10 @@ export interface OperatorOptions {
   seed: number;
   /** Informer watch restart back-off, ms. */
   watchBackoffMs: number;
+  /** `--nodeimage-creation-delay`: a node must be Ready this long before its NodeImage is created (§3.3, 30 s). */
+  nodeImageCreationDelaySeconds: number;
+  /** Namespace of the ImagePullJob pull-secret copies (env `KRUISE_DAEMON_CONFIG_NS`, §0). */
+  daemonConfigNamespace: string;
 }
 
 /** Defaults (spec/operator.md §3.3, §0). */
@@ -112,6 +116,8 @@ export function defaultOperatorOptions(env: NodeJS.ProcessEnv = process.env): Op
     onLeadershipLost: 'exit',
     seed: 1,
     watchBackoffMs: 200,
+    nodeImageCreationDelaySeconds: 30,
+    daemonConfigNamespace: env.KRUISE_DAEMON_CONFIG_NS || 'kruise-daemon-config',
   };
 }
 
@@ -244,6 +250,12 @@ export function parseOperatorArgs(
       case '--rate-limiter-bucket-size':
         o.rateLimiter.burst = Number(takes());
         break;
+      case '--nodeimage-creation-delay': {
+        const ms = dur(takes());
+        if (ms === undefined) return { error: '--nodeimage-creation-delay: bad duration' };
+        o.nodeImageCreationDelaySeconds = ms / 1000;
+        break;
+      }
       case '--protection-log-path':
         o.protectionLogPath = takes();
         break;

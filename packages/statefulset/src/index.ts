@@ -1,10 +1,21 @@
 // @kruise-ts/statefulset: the Advanced StatefulSet controller (apps.kruise.io/v1beta1, v1alpha1
 // accepted) as pure functions — reconcileStatefulSet (the whole reconcile), updateStatefulSet
 // (one round with explicit revisions), validateStatefulSet (the webhook) and the rules they
-// are built from, named as spec/statefulset.md names them.
+// are built from, named as spec/statefulset.md names them, and convertStatefulSet (v1alpha1 <->
+// v1beta1, §2.3).
 
 export type { UpdateStatefulSetInput, UpdateStatefulSetResult } from './control';
 export { updateStatefulSet } from './control';
+export type { StatefulSetApiVersion } from './conversion';
+export {
+  convertStatefulSet,
+  isStatefulSetApiVersion,
+  STATEFULSET_API_VERSIONS,
+  V1ALPHA1_SPEC_FIELDS,
+  V1ALPHA1_STATUS_FIELDS,
+  V1BETA1_ONLY_SPEC_FIELDS,
+  V1BETA1_ONLY_STATUS_FIELDS,
+} from './conversion';
 export {
   claimsForOrdinal,
   controllerRefOf,

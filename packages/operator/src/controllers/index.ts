@@ -11,62 +11,35 @@ import { reconcileUnitedDeployment } from '@kruise-ts/uniteddeployment';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Namespace, Node, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
 import { keyFor } from '../kube/resources';
+import {
+  type CacheReader,
+  type KindRef,
+  NAMESPACE,
+  NODE,
+  type OperatorController,
+  ownerKey,
+  POD,
+  PVC,
+  REVISION,
+} from './common';
+import {
+  advancedCronJobController,
+  containerRecreateRequestController,
+  imageListPullJobController,
+  imagePullJobController,
+  nodeImageController,
+  nodeImageFromNodeController,
+} from './nodeops';
 
-/** A kind reference. */
-export interface KindRef {
-  apiVersion: string;
-  kind: string;
-}
-
-/** Read access to the informer caches. */
-export interface CacheReader {
-  get(ref: KindRef, namespace: string | undefined, name: string): KubeObject | undefined;
-  list(ref: KindRef, namespace?: string): KubeObject[];
-  ownedBy(ref: KindRef, uid: string): KubeObject[];
-}
-
-/** Per-reconcile settings from the operator's flags. */
-export interface ControllerEnv {
-  featureGates: Partial<FeatureGates>;
-  seed: number;
-  kruiseNamespace: string;
-  scalingExcludePreparingDelete: boolean;
-}
-
-/** What the operator's runner needs to drive one controller. */
-export interface OperatorController {
-  /** spec/operator.md §3.5 name, e.g. `cloneset-controller`. */
-  name: string;
-  primary: KindRef;
-  /** Informers this controller reads (besides the primary). */
-  secondary: KindRef[];
-  /** Primary keys to enqueue when a secondary object changes. Default: its controller owner of the primary kind. */
-  keysFor?(obj: KubeObject, cache: CacheReader): string[];
-  /** The cached objects the reconcile reads (the gate checks their resourceVersions, E4.10). */
-  readSet(obj: KubeObject, cache: CacheReader): KubeObject[];
-  reconcile(
-    obj: KubeObject,
-    cache: CacheReader,
-    now: Date,
-    state: unknown,
-    env: ControllerEnv,
-  ): ReconcileResult<unknown>;
-}
-
-export const POD: KindRef = { apiVersion: 'v1', kind: 'Pod' };
-export const PVC: KindRef = { apiVersion: 'v1', kind: 'PersistentVolumeClaim' };
-export const NODE: KindRef = { apiVersion: 'v1', kind: 'Node' };
-export const NAMESPACE: KindRef = { apiVersion: 'v1', kind: 'Namespace' };
-export const REVISION: KindRef = { apiVersion: 'apps/v1', kind: 'ControllerRevision' };
-
-/** The key of the controller owner of `obj` if that owner is of kind `kind` (any version of its group). */
-export function ownerKey(obj: KubeObject, primary: KindRef): string[] {
-  const group = primary.apiVersion.split('/')[0];
-  const ref = obj.metadata.ownerReferences?.find(
-    (r) => r.controller && r.kind === primary.kind && r.apiVersion.split('/')[0] === group,
-  );
-  return ref ? [keyFor(obj.metadata.namespace, ref.name)] : [];
-}
+export * from './common';
+export {
+  type DiscoveryOptions,
+  isServed,
+  resolveControllers,
+  type ServedKinds,
+  servedKinds,
+} from './discovery';
+export * from './nodeops';
 
 function owned(cache: CacheReader, uid: string | undefined) {
   if (!uid)
@@ -207,17 +180,39 @@ export const unitedDeploymentController: OperatorController = {
   },
 };
 
-/** Every controller, in spec/operator.md §3.5 registration order. */
+/**
+ * Every controller, in spec/operator.md §3.5 registration order (the NodeImage controller runs as
+ * two runners: by NodeImage, and by Node for the NodeImages that do not exist yet).
+ */
 export const allControllers: readonly OperatorController[] = [
+  advancedCronJobController,
   cloneSetController,
+  containerRecreateRequestController,
   daemonSetController,
+  nodeImageController,
+  nodeImageFromNodeController,
+  imagePullJobController,
   sidecarSetController,
   statefulSetController,
   unitedDeploymentController,
+  imageListPullJobController,
 ];
 
-/** Controllers by their short name (`cloneset`, `statefulset`, ...), for `--controllers`. */
-export function selectControllers(names: readonly string[] | 'all'): OperatorController[] {
-  if (names === 'all') return [...allControllers];
-  return allControllers.filter((c) => names.includes(c.name.replace(/-controller$/, '')));
+/** The `--controllers` name of a controller: `selectAs`, else its name without `-controller`. */
+export function shortName(c: OperatorController): string {
+  return c.selectAs ?? c.name.replace(/-controller$/, '');
+}
+
+/**
+ * Controllers by their short name (`cloneset`, `statefulset`, `imagepulljob`, ...), for
+ * `--controllers`; with `gates`, only those whose §3.5 condition holds (e.g. `imagepulljob`
+ * needs `KruiseDaemon` and `ImagePullJobGate`). The CRD half of §3.5 is `resolveControllers`.
+ */
+export function selectControllers(
+  names: readonly string[] | 'all',
+  gates?: FeatureGates,
+): OperatorController[] {
+  const picked =
+    names === 'all' ? [...allControllers] : allControllers.filter((c) => names.includes(shortName(c)));
+  return gates ? picked.filter((c) => c.enabled?.(gates) ?? true) : picked;
 }

@@ -1,6 +1,8 @@
-// The webhook configurations (spec/operator.md §2.3–§2.5, §2.9): the entries the operator
-// serves, the two configuration objects (used for deploy/ manifests and, with --install-webhooks,
-// created at start-up), and W2.13's patch: keep a `template` annotation, set every entry's
+// The webhook configurations (spec/operator.md §2.3–§2.5, §2.9): every entry of §2.3/§2.4, with
+// the ones the operator does not serve marked and explained (kinds kruise-ts does not implement),
+// the two configuration objects of the served entries (deploy/webhooks.yaml is generated from
+// them by scripts/gen-webhooks.ts; with --install-webhooks they are created at start-up), and
+// W2.13's patch: keep a `template` annotation, set every entry's
 // caBundle, drop entries whose path is not served, point them at the Service (or at
 // https://WEBHOOK_HOST:port when set), and UPDATE only when something changed.
 import type { KubeObject } from '@kruise-ts/api';
@@ -22,6 +24,12 @@ export interface EntryDef {
   pod?: boolean;
   /** Deletion-protection-only entries (D1.14): objectSelector on the label. */
   protection?: boolean;
+  /**
+   * Why the operator does not serve this entry (a kind kruise-ts does not implement). Such
+   * entries are never written, and W2.13 drops them from an existing configuration (their path
+   * is not active), the way §2.2 drops the paths of inactive handlers.
+   */
+  unserved?: string;
 }
 
 const K = 'apps.kruise.io';
@@ -39,9 +47,23 @@ const kruiseEntry = (
   resources: [`${kind}s`],
   operations: ops,
 });
+const unserved = (e: EntryDef, why: string): EntryDef => ({ ...e, unserved: why });
 
-/** §2.3 entries the operator serves. */
-export const mutatingEntries: EntryDef[] = [
+const NO_BROADCASTJOB =
+  'BroadcastJob: kruise-ts has its types and defaults (packages/api) but no controller and no validation';
+const NO_PUB =
+  'PodUnavailableBudget is not implemented (W2.1 serves /validate-pod only when discovery finds that kind)';
+const notImplemented = (kind: string) => `${kind} is not implemented in kruise-ts`;
+
+/**
+ * AdvancedCronJob follows v1.9.0 (spec/advancedcronjob.md AC1.1, AC1.3, AC2.1): stored at
+ * v1beta1, so its entries name both versions and use the v1.9.0 paths (no version in the path).
+ * The v1.8.2 paths of operator.md §2.3/§2.4 are served as well (handlers.ts).
+ */
+const ACJ_VERSIONS = ['v1alpha1', 'v1beta1'];
+
+/** Every §2.3 entry (12), with the AdvancedCronJob entry at its v1.9.0 path and versions. */
+export const mutatingTable: readonly EntryDef[] = [
   {
     name: 'mpod.kb.io',
     path: '/mutate-pod',
@@ -51,13 +73,17 @@ export const mutatingEntries: EntryDef[] = [
     operations: ['CREATE'],
     pod: true,
   },
+  kruiseEntry('m', 'advancedcronjob', ACJ_VERSIONS, undefined, '/mutate-apps-kruise-io-advancedcronjob'),
+  unserved(kruiseEntry('m', 'broadcastjob'), NO_BROADCASTJOB),
   kruiseEntry('m', 'cloneset'),
+  kruiseEntry('m', 'containerrecreaterequest'),
   kruiseEntry('m', 'daemonset'),
+  kruiseEntry('m', 'imagelistpulljob'),
+  kruiseEntry('m', 'imagepulljob'),
+  kruiseEntry('m', 'nodeimage'),
   kruiseEntry('m', 'sidecarset'),
   kruiseEntry('m', 'statefulset', ['v1alpha1', 'v1beta1'], undefined, '/mutate-apps-kruise-io-statefulset'),
   kruiseEntry('m', 'uniteddeployment'),
-  kruiseEntry('m', 'imagepulljob'),
-  kruiseEntry('m', 'nodeimage'),
 ];
 
 const protect = (
@@ -76,8 +102,8 @@ const protect = (
   protection: true,
 });
 
-/** §2.4 entries the operator serves. */
-export const validatingEntries: EntryDef[] = [
+/** Every §2.4 entry (25), with the AdvancedCronJob entry at its v1.9.0 path and versions. */
+export const validatingTable: readonly EntryDef[] = [
   protect('vbuiltindeployment.kb.io', '/validate-apps-deployment', 'apps', ['v1'], 'deployments'),
   protect('vbuiltinreplicaset.kb.io', '/validate-apps-replicaset', 'apps', ['v1'], 'replicasets'),
   protect('vbuiltinstatefulset.kb.io', '/validate-apps-statefulset', 'apps', ['v1'], 'statefulsets'),
@@ -91,12 +117,65 @@ export const validatingEntries: EntryDef[] = [
   protect('vnamespace.kb.io', '/validate-namespace', '', ['v1'], 'namespaces'),
   protect('vservice.kb.io', '/validate-service', '', ['v1'], 'services'),
   protect('vingress.kb.io', '/validate-ingress', 'networking.k8s.io', ['v1', 'v1beta1'], 'ingresses'),
-  kruiseEntry('v', 'advancedcronjob'),
+  unserved(
+    {
+      name: 'vpod.kb.io',
+      path: '/validate-pod',
+      groups: [''],
+      versions: ['v1'],
+      resources: ['pods'],
+      operations: ['UPDATE', 'DELETE'],
+      pod: true,
+    },
+    NO_PUB,
+  ),
+  unserved(
+    {
+      name: 'vpodeviction.kb.io',
+      path: '/validate-pod',
+      groups: [''],
+      versions: ['v1'],
+      resources: ['pods/eviction'],
+      operations: ['CREATE'],
+      pod: true,
+    },
+    NO_PUB,
+  ),
+  unserved(kruiseEntry('v', 'resourcedistribution'), notImplemented('ResourceDistribution')),
+  unserved(kruiseEntry('v', 'workloadspread'), notImplemented('WorkloadSpread')),
+  kruiseEntry('v', 'advancedcronjob', ACJ_VERSIONS, undefined, '/validate-apps-kruise-io-advancedcronjob'),
+  unserved(kruiseEntry('v', 'broadcastjob'), NO_BROADCASTJOB),
   kruiseEntry('v', 'cloneset', ['v1alpha1'], ['CREATE', 'UPDATE', 'DELETE']),
   kruiseEntry('v', 'daemonset'),
+  unserved(
+    { ...kruiseEntry('v', 'ephemeraljob'), name: 'vephemeraljobs.kb.io' },
+    notImplemented('EphemeralJob'),
+  ),
   kruiseEntry('v', 'imagelistpulljob'),
   kruiseEntry('v', 'imagepulljob'),
   kruiseEntry('v', 'nodeimage'),
+  unserved(
+    kruiseEntry(
+      'v',
+      'persistentpodstate',
+      undefined,
+      undefined,
+      '/validate-apps-kruise-io-persistentpodstate',
+    ),
+    notImplemented('PersistentPodState'),
+  ),
+  unserved(
+    kruiseEntry('v', 'podprobemarker', undefined, undefined, '/validate-apps-kruise-io-podprobemarker'),
+    notImplemented('PodProbeMarker'),
+  ),
+  unserved(
+    {
+      ...kruiseEntry('v', 'podunavailablebudget'),
+      path: '/validate-policy-kruise-io-podunavailablebudget',
+      groups: ['policy.kruise.io'],
+    },
+    notImplemented('PodUnavailableBudget'),
+  ),
   kruiseEntry('v', 'sidecarset'),
   kruiseEntry(
     'v',
@@ -107,6 +186,15 @@ export const validatingEntries: EntryDef[] = [
   ),
   kruiseEntry('v', 'uniteddeployment', ['v1alpha1'], ['CREATE', 'UPDATE', 'DELETE']),
 ];
+
+/** §2.3 entries the operator serves. */
+export const mutatingEntries: readonly EntryDef[] = mutatingTable.filter((e) => !e.unserved);
+/** §2.4 entries the operator serves. */
+export const validatingEntries: readonly EntryDef[] = validatingTable.filter((e) => !e.unserved);
+/** The entries the operator never writes and drops from existing configurations, with the reason. */
+export const unservedEntries: readonly EntryDef[] = [...mutatingTable, ...validatingTable].filter(
+  (e) => e.unserved,
+);
 
 /** How entries are rendered. */
 export interface RenderOptions {
@@ -166,20 +254,25 @@ export function renderEntry(e: EntryDef, o: RenderOptions): Record<string, unkno
   };
 }
 
-/** The two configuration objects (deploy manifests, or created by --install-webhooks). */
-export function webhookConfigurations(o: RenderOptions): KubeObject[] {
+/**
+ * The two configuration objects (deploy manifests, or created by --install-webhooks): the
+ * entries the operator serves, or with `which: 'all'` every entry of §2.3/§2.4 (what a kruise
+ * install ships; tests use it to check that W2.13 drops the unserved ones).
+ */
+export function webhookConfigurations(o: RenderOptions, which: 'served' | 'all' = 'served'): KubeObject[] {
+  const pick = (t: readonly EntryDef[]) => (which === 'all' ? t : t.filter((e) => !e.unserved));
   return [
     {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'MutatingWebhookConfiguration',
       metadata: { name: MUTATING_CONFIG, annotations: { template: '' } },
-      webhooks: mutatingEntries.map((e) => renderEntry(e, o)),
+      webhooks: pick(mutatingTable).map((e) => renderEntry(e, o)),
     } as KubeObject,
     {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',
       metadata: { name: VALIDATING_CONFIG, annotations: { template: '' } },
-      webhooks: validatingEntries.map((e) => renderEntry(e, o)),
+      webhooks: pick(validatingTable).map((e) => renderEntry(e, o)),
     } as KubeObject,
   ];
 }

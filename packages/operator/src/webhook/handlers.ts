@@ -3,10 +3,20 @@
 // every Kruise kind (the validate* of each controller package) and deletion protection. Each
 // handler maps an AdmissionReview request to a response; the objects it needs beyond the
 // request come from the informer cache. Pure apart from the cache reads.
+// Node-side kinds: ContainerRecreateRequest has only a mutating webhook, which checks (§8.2–8.3
+// of spec/daemon.md) and then fills in from the pod; AdvancedCronJob follows
+// spec/advancedcronjob.md AC1.3/AC2.1 (v1alpha1 and v1beta1, a v1alpha1 object handled as
+// v1beta1 without imageListPullJobTemplate, AC1.2); ImagePullJob / ImageListPullJob validation
+// refuses everything with 403 while `KruiseDaemon` or `ImagePullJobGate` is off (§3.4).
 import {
+  type AdvancedCronJob,
+  type ContainerRecreateRequest,
   type KubeObject,
+  setDefaultsAdvancedCronJob,
   setDefaultsCloneSet,
+  setDefaultsContainerRecreateRequest,
   setDefaultsDaemonSet,
+  setDefaultsImageListPullJob,
   setDefaultsImagePullJob,
   setDefaultsNodeImage,
   setDefaultsSidecarSet,
@@ -17,7 +27,9 @@ import { validateCloneSet } from '@kruise-ts/cloneset';
 import { type FeatureGates, type FieldError, formatFieldError, jsonEqual } from '@kruise-ts/core';
 import { validateDaemonSet } from '@kruise-ts/daemonset';
 import {
+  imagePullGateError,
   validateAdvancedCronJob,
+  validateContainerRecreateRequest,
   validateImageListPullJob,
   validateImagePullJob,
   validateNodeImage,
@@ -127,6 +139,89 @@ function defaulter(fn: (obj: never, opts: never) => KubeObject): Handler {
   };
 }
 
+const isCreateOrUpdate = (req: AdmissionRequest) => req.operation === 'CREATE' || req.operation === 'UPDATE';
+const oldOf = (req: AdmissionRequest) =>
+  req.operation === 'UPDATE' ? (req.oldObject ?? undefined) : undefined;
+
+/** `/mutate-apps-kruise-io-v1alpha1-nodeimage`: §5.1 item 2, `createdAt` from the webhook's clock. */
+const mutateNodeImage: Handler = (req, ctx) => {
+  if (!req.object || !isCreateOrUpdate(req)) return allow(req.uid);
+  const out = setDefaultsNodeImage(req.object as never, { old: oldOf(req), now: ctx.now() });
+  return mutated(req.uid, req.object, out);
+};
+
+/** `/validate-…-imagepulljob` and `-imagelistpulljob`: the gate refusal (403), then the field rules (422). */
+function imagePullValidator(fn: (obj: never, old: never) => FieldError[]): Handler {
+  return (req, ctx) => {
+    if (!req.object || !isCreateOrUpdate(req)) return allow(req.uid);
+    const gate = imagePullGateError(ctx.featureGates);
+    if (gate) return deny(req.uid, 403, formatFieldError(gate));
+    return fieldErrors(req.uid, fn(req.object as never, oldOf(req) as never));
+  };
+}
+
+const ACJ_V1ALPHA1 = 'apps.kruise.io/v1alpha1';
+
+/**
+ * AC1.2 as the webhooks see a v1alpha1 AdvancedCronJob: decoded into the v1alpha1 shape (which
+ * has no `imageListPullJobTemplate`, so that member is dropped), then handled as v1beta1.
+ */
+export function advancedCronJobAsV1beta1(obj: KubeObject): AdvancedCronJob {
+  const acj = obj as unknown as AdvancedCronJob;
+  if (obj.apiVersion !== ACJ_V1ALPHA1) return acj;
+  const template = acj.spec?.template;
+  if (!template || !('imageListPullJobTemplate' in template)) return acj;
+  const { imageListPullJobTemplate: _dropped, ...rest } = template;
+  return { ...acj, spec: { ...acj.spec, template: rest } };
+}
+
+/**
+ * `/mutate-apps-kruise-io-advancedcronjob` (AC1.3): setDefaultsAdvancedCronJob on the object as
+ * v1beta1; a v1alpha1 request's patch is built against its own version (and removes an
+ * `imageListPullJobTemplate`, which v1alpha1 does not have).
+ */
+const mutateAdvancedCronJob: Handler = (req, ctx) => {
+  if (!req.object || !isCreateOrUpdate(req)) return allow(req.uid);
+  const old = oldOf(req);
+  const out = setDefaultsAdvancedCronJob(advancedCronJobAsV1beta1(req.object), {
+    featureGates: { ...ctx.featureGates },
+    old: old ? advancedCronJobAsV1beta1(old) : undefined,
+  });
+  return mutated(req.uid, req.object, out);
+};
+
+/** `/validate-apps-kruise-io-advancedcronjob` (AC2.1): both objects as v1beta1, then AC2.2–AC2.4 (422). */
+const validateAdvancedCronJobRequest: Handler = (req) => {
+  if (!req.object || !isCreateOrUpdate(req)) return allow(req.uid);
+  const old = oldOf(req);
+  return fieldErrors(
+    req.uid,
+    validateAdvancedCronJob(
+      advancedCronJobAsV1beta1(req.object),
+      old ? advancedCronJobAsV1beta1(old) : undefined,
+    ),
+  );
+};
+
+/**
+ * `/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest` (spec/daemon.md §8.2–§8.3; the kind
+ * has no validating webhook): on UPDATE the immutability checks; on CREATE the checks against
+ * the target pod (from the cache), then the fill-in from that pod (labels, preStop, ports,
+ * statusContext, grace period).
+ */
+const mutateContainerRecreateRequest: Handler = (req, ctx) => {
+  if (!req.object || !isCreateOrUpdate(req)) return allow(req.uid);
+  const crr = req.object as unknown as ContainerRecreateRequest;
+  const old = oldOf(req) as unknown as ContainerRecreateRequest | undefined;
+  if (old) return fieldErrors(req.uid, validateContainerRecreateRequest(crr, old));
+  const ns = req.object.metadata?.namespace ?? req.namespace;
+  const podName = crr.spec?.podName;
+  const pod = podName ? (ctx.cache.get(POD, ns, podName) as unknown as Pod | undefined) : undefined;
+  const errs = validateContainerRecreateRequest(crr, undefined, { pod });
+  if (errs.length > 0) return fieldErrors(req.uid, errs);
+  return mutated(req.uid, req.object, setDefaultsContainerRecreateRequest(crr, { pod }));
+};
+
 /** Deletion protection for a DELETE (D1.3–D1.6). */
 async function protection(
   kind: ProtectedKind,
@@ -201,15 +296,21 @@ export const handlers: Readonly<Record<string, Handler>> = {
   '/mutate-apps-kruise-io-statefulset': defaulter(setDefaultsStatefulSet as never),
   '/mutate-apps-kruise-io-v1alpha1-uniteddeployment': defaulter(setDefaultsUnitedDeployment as never),
   '/mutate-apps-kruise-io-v1alpha1-imagepulljob': defaulter(setDefaultsImagePullJob as never),
-  '/mutate-apps-kruise-io-v1alpha1-nodeimage': defaulter(setDefaultsNodeImage as never),
+  '/mutate-apps-kruise-io-v1alpha1-imagelistpulljob': defaulter(setDefaultsImageListPullJob as never),
+  '/mutate-apps-kruise-io-v1alpha1-nodeimage': mutateNodeImage,
+  '/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest': mutateContainerRecreateRequest,
+  '/mutate-apps-kruise-io-advancedcronjob': mutateAdvancedCronJob,
+  // the v1.8.2 path (operator.md §2.3), served too so a configuration written for it still works
+  '/mutate-apps-kruise-io-v1alpha1-advancedcronjob': mutateAdvancedCronJob,
   '/validate-apps-kruise-io-v1alpha1-cloneset': validator(validateCloneSet as never, true),
   '/validate-apps-kruise-io-statefulset': validator(validateStatefulSet as never, true),
   '/validate-apps-kruise-io-v1alpha1-uniteddeployment': validator(validateUnitedDeployment as never, true),
   '/validate-apps-kruise-io-v1alpha1-daemonset': validator(validateDaemonSet as never),
   '/validate-apps-kruise-io-v1alpha1-sidecarset': validator(validateSidecarSet as never),
-  '/validate-apps-kruise-io-v1alpha1-advancedcronjob': validator(validateAdvancedCronJob as never),
-  '/validate-apps-kruise-io-v1alpha1-imagepulljob': validator(validateImagePullJob as never),
-  '/validate-apps-kruise-io-v1alpha1-imagelistpulljob': validator(validateImageListPullJob as never),
+  '/validate-apps-kruise-io-advancedcronjob': validateAdvancedCronJobRequest,
+  '/validate-apps-kruise-io-v1alpha1-advancedcronjob': validateAdvancedCronJobRequest,
+  '/validate-apps-kruise-io-v1alpha1-imagepulljob': imagePullValidator(validateImagePullJob as never),
+  '/validate-apps-kruise-io-v1alpha1-imagelistpulljob': imagePullValidator(validateImageListPullJob as never),
   '/validate-apps-kruise-io-v1alpha1-nodeimage': validator(validateNodeImage as never),
   '/validate-apps-deployment': (r, c) => protection('Workload', r, c),
   '/validate-apps-replicaset': (r, c) => protection('Workload', r, c),

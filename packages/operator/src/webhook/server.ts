@@ -1,7 +1,9 @@
-// The HTTPS webhook server (W2.5): serves the admission paths, `/healthz` (200, empty body) and
-// swaps its certificate in place when the sync loop renews it. Runs on every replica.
+// The HTTPS webhook server (W2.5): serves the admission paths, the CRD conversion webhook
+// `/convert` (W2.2, always), `/healthz` (200, empty body) and swaps its certificate in place when
+// the sync loop renews it. Runs on every replica.
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { CONVERT_PATH, convertReview } from './conversion';
 import { type HandlerContext, review } from './handlers';
 
 /** A running webhook server. */
@@ -14,7 +16,11 @@ export interface WebhookServer {
 
 const MAX_BODY = 8 * 1024 * 1024;
 
-/** Starts the HTTPS server on `host:port` (port 0 picks a free one). */
+/**
+ * Starts the HTTPS server on `host:port` (port 0 picks a free one). `onRequest` is told about every
+ * answered review: the path and whether it was allowed (for `/convert`: whether the conversion
+ * succeeded).
+ */
 export function startWebhookServer(
   o: { host: string; port: number; cert: string; key: string; active: ReadonlySet<string> },
   ctx: HandlerContext,
@@ -26,7 +32,8 @@ export function startWebhookServer(
       res.writeHead(200).end();
       return;
     }
-    if (req.method !== 'POST' || !o.active.has(path)) {
+    const convert = path === CONVERT_PATH;
+    if (req.method !== 'POST' || !(convert || o.active.has(path))) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
       return;
     }
@@ -43,6 +50,15 @@ export function startWebhookServer(
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
         res.writeHead(400, { 'Content-Type': 'text/plain' }).end('invalid JSON');
+        return;
+      }
+      if (convert) {
+        const out = convertReview(body);
+        if (out.code === 200) {
+          const result = (out.body as { response?: { result?: { status?: string } } }).response?.result;
+          onRequest?.(path, result?.status === 'Success');
+          res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(out.body));
+        } else res.writeHead(out.code, { 'Content-Type': 'text/plain' }).end(String(out.body));
         return;
       }
       review(path, body, ctx).then(

@@ -43,14 +43,6 @@ export interface Reply {
   contentType?: string;
 }
 
-/**
- * The object with `res`'s apiVersion and nothing else changed (strategy None). Handlers serve
- * objects through conversion.ts (`viewsOf`), which also runs CRD conversion.
- */
-export function served(obj: KubeObject, res: ResourceInfo): KubeObject {
-  return obj.apiVersion === res.apiVersion ? obj : { ...obj, apiVersion: res.apiVersion };
-}
-
 /** The stored object, or undefined. */
 export function getObject(
   ctx: ApiContext,
