@@ -26,14 +26,16 @@ export function jsonEqual(a: Json, b: Json): boolean {
   if (Array.isArray(b)) return false;
   const x = a as JsonObject;
   const y = b as JsonObject;
+  // for…in over plain JSON objects allocates no key array (Object.keys would, per object).
   let n = 0;
-  for (const k of Object.keys(x)) {
+  for (const k in x) {
+    if (!Object.hasOwn(x, k)) continue;
     const v = x[k];
     if (v === undefined) continue;
     n++;
     if (!Object.hasOwn(y, k) || !jsonEqual(v, y[k])) return false;
   }
-  for (const k of Object.keys(y)) if (y[k] !== undefined) n--;
+  for (const k in y) if (Object.hasOwn(y, k) && y[k] !== undefined) n--;
   return n === 0;
 }
 
@@ -44,10 +46,9 @@ export function jsonEqual(a: Json, b: Json): boolean {
  */
 export function applyMergePatch(target: Json, patch: Json): Json {
   if (!isObject(patch)) return patch;
-  const keys = Object.keys(patch);
   let deletes = false;
-  for (const k of keys)
-    if (patch[k] === null) {
+  for (const k in patch)
+    if (Object.hasOwn(patch, k) && patch[k] === null) {
       deletes = true;
       break;
     }
@@ -57,10 +58,11 @@ export function applyMergePatch(target: Json, patch: Json): Json {
   else if (!deletes) out = { ...target };
   else {
     out = {};
-    for (const k of Object.keys(target))
-      if (!(Object.hasOwn(patch, k) && patch[k] === null)) out[k] = target[k];
+    for (const k in target)
+      if (Object.hasOwn(target, k) && !(Object.hasOwn(patch, k) && patch[k] === null)) out[k] = target[k];
   }
-  for (const k of keys) {
+  for (const k in patch) {
+    if (!Object.hasOwn(patch, k)) continue;
     const v = patch[k];
     if (v !== null) out[k] = applyMergePatch(out[k], v);
   }

@@ -36,6 +36,8 @@ export class ControllerLoop {
   private readonly work = new WorkQueue();
   private readonly lastErrors = new Map<string, string>();
   private readonly counts = new Map<string, number>();
+  /** Owner uid → its store key. */
+  private readonly ownerKeys = new Map<string, string>();
   private readonly watchers: ControllerRegistration[];
 
   constructor(private readonly d: LoopDeps) {
@@ -70,13 +72,20 @@ export class ControllerLoop {
     )
       this.work.add(c.key);
     if (c.type === 'deleted') {
+      if (obj.metadata.uid) this.ownerKeys.delete(obj.metadata.uid);
       this.d.store.setControllerState(c.key, undefined);
       this.lastErrors.delete(c.key);
     }
     // Owners with a registered controller.
     for (const ref of obj.metadata.ownerReferences ?? []) {
       if (!reg.forKind(ref.apiVersion, ref.kind)) continue;
-      this.work.add(keyOf(ref.apiVersion, ref.kind, obj.metadata.namespace, ref.name));
+      // An owner's key never changes for its uid: built once, not on each of its pods' writes.
+      let key = this.ownerKeys.get(ref.uid);
+      if (key === undefined) {
+        key = keyOf(ref.apiVersion, ref.kind, obj.metadata.namespace, ref.name);
+        if (ref.uid) this.ownerKeys.set(ref.uid, key);
+      }
+      this.work.add(key);
     }
     for (const w of this.watchers)
       for (const o of w.watches?.(c, this.d.store) ?? []) this.work.add(objectKey(o));

@@ -11,14 +11,7 @@ import type { Container, Pod } from 'kubernetes-types/core/v1';
 import type { SimContext, SimPayload } from './context';
 import { objectKey } from './keys';
 import { NodeSide } from './nodeSide';
-import {
-  type ContainerRuntime,
-  composeStatus,
-  imageIDOf,
-  type PodRuntime,
-  podLabel,
-  runtimeSignature,
-} from './podStatus';
+import { type ContainerRuntime, composeStatus, imageIDOf, type PodRuntime, podLabel } from './podStatus';
 
 /** The kubelets of all nodes (one model, per-node image caches). */
 export class Kubelet {
@@ -397,23 +390,16 @@ export class Kubelet {
   /** Writes the kubelet-owned part of the status when it changed (not while the node is failed). */
   private writeStatus(rt: PodRuntime, pod: Pod): void {
     if (this.ctx.nodeFailed(rt.node)) return;
-    // Nothing to do when neither the runtime nor the pod changed since the last write.
-    const sig = runtimeSignature(rt);
-    if (rt.lastSig === sig && rt.lastStatus === pod.status && rt.lastSpec === pod.spec) return;
-    rt.lastSig = sig;
-    rt.lastSpec = pod.spec;
+    // composeStatus hands back the pod's own status object when there is nothing new to report
+    // (most syncs after the first report something: ~6 writes per pod over a rollout).
     const next = composeStatus(pod, rt, this.ctx.clock.now());
-    if (next === pod.status) {
-      rt.lastStatus = pod.status;
-      return;
-    }
-    const r = this.ctx.store.updateStatus(
+    if (next === pod.status) return;
+    this.ctx.store.updateStatus(
       { apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' },
       next,
       `kubelet:${rt.node}`,
       'KubeletStatus',
       true,
     );
-    rt.lastStatus = r.ok ? (r.object?.status as Pod['status']) : undefined;
   }
 }

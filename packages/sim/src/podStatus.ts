@@ -37,11 +37,10 @@ export interface PodRuntime {
   terminating: boolean;
   terminateToken: number;
   awaitingFinalDelete?: boolean;
-  lastSig?: string;
-  lastStatus?: Pod['status'];
-  lastSpec?: Pod['spec'];
   startTime: string;
   podIP: string;
+  /** Cached {@link podLabel}. */
+  label?: string;
 }
 
 /** The image digest the model reports: deterministic from the image name. */
@@ -62,17 +61,13 @@ function computeImageID(image: string): string {
   return `${repo}@sha256:${fnvHex(image, 64)}`;
 }
 
-/** What the status depends on in the runtime (a cheap change detector). */
-export function runtimeSignature(rt: PodRuntime): string {
-  let s = rt.terminating ? 'T' : 'A';
-  for (const c of rt.containers.values())
-    s += `|${c.state}${c.ready ? 1 : 0}${c.restartCount}${c.runningImage}${c.imageID}`;
-  return s;
-}
-
+/** `Pod/namespace/name` of a runtime, for log records (computed once per pod). */
 export function podLabel(rt: PodRuntime): string {
-  const [, , ns, name] = rt.key.split('/');
-  return `Pod/${ns}/${name}`;
+  if (rt.label === undefined) {
+    const [, , ns, name] = rt.key.split('/');
+    rt.label = `Pod/${ns}/${name}`;
+  }
+  return rt.label;
 }
 
 /**
@@ -190,21 +185,28 @@ function reportsRuntime(
     prev.restartCount !== (c?.restartCount ?? 0) ||
     prev.started !== running ||
     (running ? prev.containerID !== c.containerID : Object.hasOwn(prev, 'containerID')) ||
-    Object.keys(prev).length !== (running ? 8 : 7)
+    ownKeyCount(prev) !== (running ? 8 : 7)
   )
     return false;
   const st = prev.state as Record<string, Record<string, unknown> | undefined> | undefined;
-  if (!st || Object.keys(st).length !== 1) return false;
+  if (!st || ownKeyCount(st) !== 1) return false;
   const r = st.running;
-  if (running) return r !== undefined && r.startedAt === c?.startedAt && Object.keys(r).length === 1;
+  if (running) return r !== undefined && r.startedAt === c?.startedAt && ownKeyCount(r) === 1;
   const reason = c?.state === 'crashed' ? 'CrashLoopBackOff' : terminating ? undefined : 'ContainerCreating';
   if (reason === undefined)
     return (
       st.terminated?.reason === 'Completed' &&
       st.terminated.exitCode === 0 &&
-      Object.keys(st.terminated).length === 2
+      ownKeyCount(st.terminated) === 2
     );
-  return st.waiting?.reason === reason && Object.keys(st.waiting).length === 1;
+  return st.waiting?.reason === reason && ownKeyCount(st.waiting) === 1;
+}
+
+/** Number of own keys, counted without allocating a key array. */
+function ownKeyCount(o: object): number {
+  let n = 0;
+  for (const k in o) if (Object.hasOwn(o, k)) n++;
+  return n;
 }
 
 function findCond(conditions: PodCondition[], type: string): PodCondition | undefined {

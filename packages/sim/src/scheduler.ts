@@ -105,7 +105,14 @@ export class Scheduler {
     pods.sort((a, b) => {
       const ta = a.metadata.creationTimestamp ?? '';
       const tb = b.metadata.creationTimestamp ?? '';
-      return ta < tb ? -1 : ta > tb ? 1 : objectKey(a) < objectKey(b) ? -1 : 1;
+      if (ta !== tb) return ta < tb ? -1 : 1;
+      // Same second (a whole batch is created at once): by namespace, then name, the key order.
+      const na = a.metadata.namespace ?? '';
+      const nb = b.metadata.namespace ?? '';
+      if (na !== nb) return na < nb ? -1 : 1;
+      const ma = a.metadata.name ?? '';
+      const mb = b.metadata.name ?? '';
+      return ma < mb ? -1 : ma > mb ? 1 : 0;
     });
     const usage = this.usage();
     for (const pod of pods) this.scheduleOne(pod, usage);
