@@ -102,21 +102,26 @@ export function composeStatus(pod: Pod, rt: PodRuntime, now: string): PodStatus 
     }
   }
   const oldConditions = old.conditions ?? [];
-  let conditions = setCond(oldConditions, { type: 'Initialized', status: 'True' }, now);
-  conditions = setCond(
-    conditions,
-    { type: 'ContainersReady', status: containersReady ? 'True' : 'False' },
-    now,
-  );
+  const initialized: PodCondition = { type: 'Initialized', status: 'True' };
+  const containersReadyCond: PodCondition = {
+    type: 'ContainersReady',
+    status: containersReady ? 'True' : 'False',
+  };
+  // A readiness gate is read after Initialized and ContainersReady are set (they are the new values).
+  const gateCondition = (type: string): PodCondition | undefined =>
+    type === 'Initialized'
+      ? initialized
+      : type === 'ContainersReady'
+        ? containersReadyCond
+        : findCond(oldConditions, type);
   const gates = pod.spec?.readinessGates ?? [];
   let gatesOk = true;
-  for (const g of gates) if (findCond(conditions, g.conditionType)?.status !== 'True') gatesOk = false;
-  const ready = containersReady && gatesOk;
-  conditions = setCond(
-    conditions,
-    ready ? { type: 'Ready', status: 'True' } : readyFalse(conditions, gates, containersReady),
-    now,
-  );
+  for (const g of gates) if (gateCondition(g.conditionType)?.status !== 'True') gatesOk = false;
+  const readyCond: PodCondition =
+    containersReady && gatesOk
+      ? { type: 'Ready', status: 'True' }
+      : readyFalse(gateCondition, gates, containersReady);
+  const conditions = setKubeletConditions(oldConditions, initialized, containersReadyCond, readyCond, now);
   const phase = everStarted || old.phase === 'Running' ? 'Running' : 'Pending';
   const hostIP = old.hostIP ?? `192.168.0.${(hashIndex(rt.node) % 250) + 1}`;
   const podIP = old.podIP ?? rt.podIP;
@@ -215,7 +220,7 @@ function findCond(conditions: PodCondition[], type: string): PodCondition | unde
 }
 
 function readyFalse(
-  conditions: PodCondition[],
+  gateCondition: (type: string) => PodCondition | undefined,
   gates: { conditionType: string }[],
   containersReady: boolean,
 ): PodCondition {
@@ -228,7 +233,7 @@ function readyFalse(
     };
   const msgs = gates
     .map((g) => {
-      const c = findCond(conditions, g.conditionType);
+      const c = gateCondition(g.conditionType);
       if (!c) return `corresponding condition of pod readiness gate "${g.conditionType}" does not exist.`;
       if (c.status !== 'True')
         return `the status of pod readiness gate "${g.conditionType}" is not "True", but ${c.status ?? ''}`;
@@ -238,18 +243,54 @@ function readyFalse(
   return { type: 'Ready', status: 'False', reason: 'ReadinessGatesNotReady', message: msgs.join(', ') };
 }
 
-/** Sets a condition (the same array when nothing changes); lastTransitionTime changes only when the status flips. */
-function setCond(conditions: PodCondition[], c: PodCondition, now: string): PodCondition[] {
-  let i = -1;
-  for (let j = 0; j < conditions.length; j++)
-    if (conditions[j].type === c.type) {
-      i = j;
-      break;
-    }
-  if (i < 0)
-    return [...conditions, { ...c, lastProbeTime: null as unknown as string, lastTransitionTime: now }];
-  const old = conditions[i];
-  if (old.status === c.status && old.reason === c.reason && old.message === c.message) return conditions;
+/**
+ * Sets the three kubelet-owned conditions in one pass (the same array when none changes):
+ * lastTransitionTime changes only when the status flips; a missing one is appended
+ * (Initialized, ContainersReady, Ready, in that order); when a type appears twice only its
+ * first entry is kept up to date.
+ */
+function setKubeletConditions(
+  conditions: PodCondition[],
+  initialized: PodCondition,
+  containersReady: PodCondition,
+  ready: PodCondition,
+  now: string,
+): PodCondition[] {
+  let out: PodCondition[] | undefined;
+  let seenInit = false;
+  let seenCR = false;
+  let seenReady = false;
+  for (let j = 0; j < conditions.length; j++) {
+    const c = conditions[j];
+    let want: PodCondition;
+    if (c.type === 'Initialized') {
+      if (seenInit) continue;
+      seenInit = true;
+      want = initialized;
+    } else if (c.type === 'ContainersReady') {
+      if (seenCR) continue;
+      seenCR = true;
+      want = containersReady;
+    } else if (c.type === 'Ready') {
+      if (seenReady) continue;
+      seenReady = true;
+      want = ready;
+    } else continue;
+    if (c.status === want.status && c.reason === want.reason && c.message === want.message) continue;
+    out ??= conditions.slice();
+    out[j] = updatedCondition(c, want, now);
+  }
+  if (!seenInit) (out ??= conditions.slice()).push(newCondition(initialized, now));
+  if (!seenCR) (out ??= conditions.slice()).push(newCondition(containersReady, now));
+  if (!seenReady) (out ??= conditions.slice()).push(newCondition(ready, now));
+  return out ?? conditions;
+}
+
+function newCondition(c: PodCondition, now: string): PodCondition {
+  return { ...c, lastProbeTime: null as unknown as string, lastTransitionTime: now };
+}
+
+function updatedCondition(old: PodCondition, c: PodCondition, now: string): PodCondition {
   const next: PodCondition = {
     type: c.type,
     status: c.status,
@@ -258,9 +299,7 @@ function setCond(conditions: PodCondition[], c: PodCondition, now: string): PodC
   };
   if (c.reason !== undefined) next.reason = c.reason;
   if (c.message !== undefined) next.message = c.message;
-  const out = [...conditions];
-  out[i] = next;
-  return out;
+  return next;
 }
 
 function hashIndex(s: string): number {
