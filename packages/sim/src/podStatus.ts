@@ -107,20 +107,16 @@ export function composeStatus(pod: Pod, rt: PodRuntime, now: string): PodStatus 
     type: 'ContainersReady',
     status: containersReady ? 'True' : 'False',
   };
-  // A readiness gate is read after Initialized and ContainersReady are set (they are the new values).
-  const gateCondition = (type: string): PodCondition | undefined =>
-    type === 'Initialized'
-      ? initialized
-      : type === 'ContainersReady'
-        ? containersReadyCond
-        : findCond(oldConditions, type);
   const gates = pod.spec?.readinessGates ?? [];
+  const view: ConditionView = {
+    conditions: oldConditions,
+    initialized,
+    containersReady: containersReadyCond,
+  };
   let gatesOk = true;
-  for (const g of gates) if (gateCondition(g.conditionType)?.status !== 'True') gatesOk = false;
+  for (const g of gates) if (gateCondition(view, g.conditionType)?.status !== 'True') gatesOk = false;
   const readyCond: PodCondition =
-    containersReady && gatesOk
-      ? { type: 'Ready', status: 'True' }
-      : readyFalse(gateCondition, gates, containersReady);
+    containersReady && gatesOk ? { type: 'Ready', status: 'True' } : readyFalse(view, gates, containersReady);
   const conditions = setKubeletConditions(oldConditions, initialized, containersReadyCond, readyCond, now);
   const phase = everStarted || old.phase === 'Running' ? 'Running' : 'Pending';
   const hostIP = old.hostIP ?? `192.168.0.${(hashIndex(rt.node) % 250) + 1}`;
@@ -219,8 +215,21 @@ function findCond(conditions: PodCondition[], type: string): PodCondition | unde
   return undefined;
 }
 
+/** The conditions a readiness gate reads: the old ones, with Initialized and ContainersReady already set. */
+interface ConditionView {
+  conditions: PodCondition[];
+  initialized: PodCondition;
+  containersReady: PodCondition;
+}
+
+function gateCondition(v: ConditionView, type: string): PodCondition | undefined {
+  if (type === 'Initialized') return v.initialized;
+  if (type === 'ContainersReady') return v.containersReady;
+  return findCond(v.conditions, type);
+}
+
 function readyFalse(
-  gateCondition: (type: string) => PodCondition | undefined,
+  view: ConditionView,
   gates: { conditionType: string }[],
   containersReady: boolean,
 ): PodCondition {
@@ -233,7 +242,7 @@ function readyFalse(
     };
   const msgs = gates
     .map((g) => {
-      const c = gateCondition(g.conditionType);
+      const c = gateCondition(view, g.conditionType);
       if (!c) return `corresponding condition of pod readiness gate "${g.conditionType}" does not exist.`;
       if (c.status !== 'True')
         return `the status of pod readiness gate "${g.conditionType}" is not "True", but ${c.status ?? ''}`;
