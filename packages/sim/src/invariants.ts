@@ -84,32 +84,29 @@ interface CloneSetLike extends KubeObject {
   status?: { updateRevision?: string; currentRevision?: string };
 }
 
-/** Memo of the time-independent answer (minReadySeconds 0); stored objects are immutable. */
-const availableMemo = new WeakMap<Pod, boolean>();
-
-/** CloneSet's `available(pod, minReadySeconds)` (spec/cloneset.md §4.1–4.2). */
+/**
+ * CloneSet's `available(pod, minReadySeconds)` (spec/cloneset.md §4.1–4.2). Computed each time:
+ * a memo keyed by pod object (a WeakMap) cost more than this, in ephemeron upkeep for the GC,
+ * since every write makes a new pod object.
+ */
 export function cloneSetPodAvailable(pod: Pod, minReadySeconds: number, nowMs: number): boolean {
-  if (minReadySeconds > 0) return computeAvailable(pod, minReadySeconds, nowMs);
-  let v = availableMemo.get(pod);
-  if (v === undefined) {
-    v = computeAvailable(pod, 0, nowMs);
-    availableMemo.set(pod, v);
-  }
-  return v;
-}
-
-function computeAvailable(pod: Pod, minReadySeconds: number, nowMs: number): boolean {
   const state = pod.metadata?.labels?.[LABEL_LIFECYCLE_STATE] ?? '';
   if (state !== '' && state !== 'Normal') return false;
-  if (pod.status?.phase !== 'Running') return false;
-  const conds = pod.status?.conditions ?? [];
-  const ready = conds.find((c) => c.type === 'Ready');
+  const status = pod.status;
+  if (status?.phase !== 'Running') return false;
+  const conds = status.conditions ?? [];
+  let ready: (typeof conds)[number] | undefined;
+  let ipu: (typeof conds)[number] | undefined;
+  for (let i = 0; i < conds.length; i++) {
+    const c = conds[i];
+    if (c.type === 'Ready') ready ??= c;
+    else if (c.type === 'InPlaceUpdateReady') ipu ??= c;
+  }
   if (ready?.status !== 'True') return false;
   if (minReadySeconds > 0) {
     const since = ready.lastTransitionTime ? Date.parse(ready.lastTransitionTime) : Number.NaN;
     if (!Number.isFinite(since) || !(since + minReadySeconds * 1000 < nowMs)) return false;
   }
-  const ipu = conds.find((c) => c.type === 'InPlaceUpdateReady');
   return !ipu || ipu.status === 'True';
 }
 
