@@ -84,6 +84,10 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--kubeconfig <file>', 'where to write the kubeconfig (default: a file in the temp directory)')
     .option('--seed <n>', 'seed of the simulation', '1')
     .option('--nodes <n>', 'number of simulated nodes, 110 pods each', '3')
+    .option(
+      '--feature-gates <gates>',
+      'kruise feature gates of the simulated controllers, e.g. ResourcesDeletionProtection=true',
+    )
     .action(async (opts) => setExit(await serveCommand(opts, io)));
 
   program

@@ -42,6 +42,41 @@ describe('kruise-ts serve', () => {
     }
   });
 
+  it('--feature-gates ResourcesDeletionProtection=true: a namespace labelled Always cannot be deleted (403)', async () => {
+    const c = capture();
+    const kubeconfig = join(mkdtempSync(join(tmpdir(), 'kts-serve-')), 'kubeconfig');
+    const server = await startServe(
+      { port: '0', kubeconfig, speed: '0', featureGates: 'ResourcesDeletionProtection=true' },
+      c.io,
+    );
+    try {
+      const ns = {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: 'keep', labels: { 'policy.kruise.io/delete-protection': 'Always' } },
+      };
+      const created = await fetch(`${server.url}/api/v1/namespaces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(ns),
+      });
+      expect(created.status).toBe(201);
+      const del = await fetch(`${server.url}/api/v1/namespaces/keep`, { method: 'DELETE' });
+      expect(del.status).toBe(403);
+      const status = (await del.json()) as { message: string };
+      expect(status.message).toContain('admission webhook "vnamespace.kb.io" denied the request');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('rejects a malformed --feature-gates value with exit code 2', async () => {
+    const c = capture();
+    await expect(
+      startServe({ port: '0', speed: '0', featureGates: 'NoSuchGate=true' }, c.io),
+    ).rejects.toMatchObject({ exitCode: 2 });
+  });
+
   it('stops when its signal aborts and exits 0', async () => {
     const c = capture();
     const kubeconfig = join(mkdtempSync(join(tmpdir(), 'kts-serve-')), 'kubeconfig');

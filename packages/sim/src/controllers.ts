@@ -6,11 +6,12 @@
 // in with one `registerController(...)` line at the bottom of this file.
 import type { KubeObject } from '@kruise-ts/api';
 import type { FeatureGates, ReconcileResult } from '@kruise-ts/core';
-import type { AdmissionChain } from './admission';
+import { type AdmissionChain, installDeletionProtection } from './admission';
 import { groupOf } from './keys';
 import { cloneSetController } from './kinds/cloneset';
 import { daemonSetController } from './kinds/daemonset';
 import { deploymentController } from './kinds/deployment';
+import { jobController } from './kinds/job';
 import { nativeStatefulSetController } from './kinds/nativeStatefulSet';
 import {
   advancedCronJobController,
@@ -96,9 +97,14 @@ export class ControllerRegistry {
     return c;
   }
 
-  /** Registers every controller's admission hooks into a chain. */
+  /**
+   * Registers every controller's admission hooks into a chain, and kruise's deletion protection
+   * (spec/operator.md §1; it acts only with the gate `ResourcesDeletionProtection`) when any
+   * controller is registered: an empty registry (`serve --controllers none`) installs nothing.
+   */
   installAdmission(chain: AdmissionChain): AdmissionChain {
     for (const r of this.byKind.values()) r.admission?.(chain);
+    if (this.byKind.size > 0) installDeletionProtection(chain);
     return chain;
   }
 }
@@ -138,3 +144,4 @@ registerController(imageListPullJobController);
 registerController(advancedCronJobController);
 registerController(containerRecreateRequestController);
 registerController(sidecarSetController);
+registerController(jobController);

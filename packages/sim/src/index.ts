@@ -7,7 +7,14 @@ export {
   type AdmissionContext,
   type AdmissionHooks,
   type AdmissionResult,
+  DELETION_PROTECTED_KINDS,
   type Defaulter,
+  type DeleteAdmissionContext,
+  type DeleteAdmissionResult,
+  type DeleteDenial,
+  type DeleteValidator,
+  deletionProtectionValidator,
+  installDeletionProtection,
   invalidMessage,
   type Mutator,
   type Validator,
@@ -37,6 +44,14 @@ export {
 } from './invariants';
 export { apiVersionOf, displayName, keyOf, objectKey } from './keys';
 export { admitCloneSet, cloneSetController } from './kinds/cloneset';
+export {
+  DEFAULT_JOB_RUN_SECONDS,
+  isJobFinished,
+  JOB_RUN_SECONDS_ANNOTATION,
+  jobController,
+  jobRunSeconds,
+  reconcileJob,
+} from './kinds/job';
 export { Kubelet } from './kubelet';
 export { DEFAULT_NODE_CAPACITY, type NodeConfig, NodeLifecycle, nodeObject } from './nodes';
 export { type ContainerRuntime, composeStatus, imageIDOf, type PodRuntime } from './podStatus';

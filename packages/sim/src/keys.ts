@@ -93,6 +93,10 @@ export function apiVersionOf(kind: string): string {
     case 'Deployment':
     case 'ReplicaSet':
       return 'apps/v1';
+    case 'Job':
+      return 'batch/v1';
+    case 'Ingress':
+      return 'networking.k8s.io/v1';
     default:
       return 'v1';
   }

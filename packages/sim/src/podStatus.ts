@@ -289,10 +289,12 @@ function setKubeletConditions(
     out ??= conditions.slice();
     out[j] = updatedCondition(c, want, now);
   }
-  if (!seenInit) (out ??= conditions.slice()).push(newCondition(initialized, now));
-  if (!seenCR) (out ??= conditions.slice()).push(newCondition(containersReady, now));
-  if (!seenReady) (out ??= conditions.slice()).push(newCondition(ready, now));
-  return out ?? conditions;
+  if (seenInit && seenCR && seenReady) return out ?? conditions;
+  const appended = out ?? conditions.slice();
+  if (!seenInit) appended.push(newCondition(initialized, now));
+  if (!seenCR) appended.push(newCondition(containersReady, now));
+  if (!seenReady) appended.push(newCondition(ready, now));
+  return appended;
 }
 
 function newCondition(c: PodCondition, now: string): PodCondition {

@@ -53,7 +53,8 @@ export class Simulation {
   private readonly rng: Rng;
   private readonly ctx: SimContext;
   private readonly resolution: number;
-  private readonly featureGates: Partial<FeatureGates>;
+  /** The feature gates the simulated kruise runs with (scenario `cluster.featureGates`). */
+  readonly featureGates: Partial<FeatureGates>;
   private readonly failures: ScheduledFailure[];
   private requeueAt = new Map<string, number>();
   private readonly loop: ControllerLoop;

@@ -66,6 +66,20 @@ export class Store extends StoreWrites {
       return conflict(target.kind, target.name, 'uid');
     if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion)
       return conflict(target.kind, target.name);
+    // DELETE admission (deletion protection, spec/operator.md §1) on the stored object.
+    const denial = this.opts.admission?.admitDelete(old, {
+      now: this.opts.now(),
+      featureGates: this.opts.featureGates ?? {},
+      list: this.listForAdmission,
+      get: this.getForAdmission,
+    });
+    if (denial && !denial.allowed)
+      return {
+        ok: false,
+        code: denial.code === 403 ? 403 : 500,
+        reason: denial.reason,
+        message: denial.message,
+      };
     const isPod = old.kind === 'Pod';
     const spec = (old.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
     let grace = 0;

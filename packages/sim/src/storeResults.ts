@@ -7,7 +7,13 @@ import { resourceName } from './keys';
 /** The result of one write. */
 export type WriteResult =
   | { ok: true; object?: KubeObject; removed?: boolean }
-  | { ok: false; code: 404 | 409 | 422 | 400; reason: string; message: string; errors?: FieldError[] };
+  | {
+      ok: false;
+      code: 400 | 403 | 404 | 409 | 422 | 500;
+      reason: string;
+      message: string;
+      errors?: FieldError[];
+    };
 
 /** `pods "x" not found` (404). */
 export function notFound(kind: string, name: string): WriteResult {

@@ -67,8 +67,8 @@ export abstract class StoreWrites extends ObjectIndex {
   private controllerStates = new Map<string, unknown>();
   protected rv = 0;
   /** The store's readers as admission sees them (made once, not per write). */
-  private readonly listForAdmission: AdmissionContext['list'] = (a, k, ns) => this.list(a, k, ns);
-  private readonly getForAdmission: AdmissionContext['get'] = (a, k, ns, n) => this.get(a, k, ns, n);
+  protected readonly listForAdmission: AdmissionContext['list'] = (a, k, ns) => this.list(a, k, ns);
+  protected readonly getForAdmission: AdmissionContext['get'] = (a, k, ns, n) => this.get(a, k, ns, n);
   protected uidCounter = 0;
   private readonly rng;
 

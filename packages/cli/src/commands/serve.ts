@@ -1,6 +1,7 @@
 // `kruise-ts serve`: the simulated cluster behind a Kubernetes API that the real
 // kubectl and @kubernetes/client-node accept (packages/sim/src/apiserver). The
 // virtual clock runs in real time (or faster with --speed) until SIGINT/SIGTERM.
+import { type FeatureGates, parseFeatureGatesFlag } from '@kruise-ts/core';
 import { type ApiServer, startApiServer } from '@kruise-ts/sim';
 import { CliError, type CliIO } from '../io';
 
@@ -13,6 +14,7 @@ export interface ServeCommandOptions {
   kubeconfig?: string;
   seed?: string;
   nodes?: string;
+  featureGates?: string;
 }
 
 function parseNumber(flag: string, value: string | undefined, fallback: number): number {
@@ -37,6 +39,17 @@ export async function startServe(opts: ServeCommandOptions, io: CliIO): Promise<
   // Each simulated node holds 110 pods (as a kubelet's default maxPods), so a 1,000-pod
   // CloneSet needs --nodes 10.
   const nodes = Array.from({ length: nodeCount }, (_, i) => ({ name: `node-${i + 1}` }));
+  let featureGates: Partial<FeatureGates> | undefined;
+  if (opts.featureGates !== undefined) {
+    const r = parseFeatureGatesFlag(opts.featureGates);
+    if ('error' in r) throw new CliError(`--feature-gates: ${r.error}`, 2);
+    if (controllers === 'none')
+      throw new CliError(
+        '--feature-gates applies to the simulated controllers; with --controllers none, give them to the operator',
+        2,
+      );
+    featureGates = r.gates;
+  }
   const server = await startApiServer({
     nodes,
     port,
@@ -45,6 +58,7 @@ export async function startServe(opts: ServeCommandOptions, io: CliIO): Promise<
     speed: parseNumber('--speed', opts.speed, 1),
     kubeconfigPath: opts.kubeconfig,
     seed: parseNumber('--seed', opts.seed, 1),
+    ...(featureGates ? { featureGates } : {}),
   });
   io.stdout(
     [

@@ -46,9 +46,9 @@ async function discover(client: KubeClient, apiVersion: string, o: DiscoveryOpti
 /**
  * Asks the API server which of `refs`' kinds it serves, once per group/version.
  *
- * Example: against `kruise-ts serve`, `[{apiVersion: 'batch/v1', kind: 'Job'}, {apiVersion:
- * 'apps.kruise.io/v1beta1', kind: 'AdvancedCronJob'}]` → `batch/v1` → empty set (the group is
- * not served: 404), `apps.kruise.io/v1beta1` → a set containing `AdvancedCronJob`.
+ * Example: `[{apiVersion: 'batch/v1', kind: 'Job'}, {apiVersion: 'apps.kruise.io/v1beta1', kind:
+ * 'AdvancedCronJob'}]` against a server without the batch group → `batch/v1` → empty set (404),
+ * `apps.kruise.io/v1beta1` → a set containing `AdvancedCronJob`.
  */
 export async function servedKinds(
   client: KubeClient,

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { crdManifests, type KubeObject } from '@kruise-ts/api';
+import type { FeatureGates } from '@kruise-ts/core';
 import { stringify } from 'yaml';
 import { ControllerRegistry } from '../controllers';
 import type { NodeConfig } from '../nodes';
@@ -55,6 +56,13 @@ export interface ApiServerOptions {
    * registered in-process converters are used). Ignored when `simulation` is given.
    */
   controllers?: 'all' | 'none';
+  /**
+   * Feature gates of the default simulation (its controllers and built-in admission, e.g.
+   * `{ResourcesDeletionProtection: true}` for kruise's deletion protection, spec/operator.md §1).
+   * Ignored with `controllers: 'none'` (the operator has its own) and when `simulation` is given
+   * (its gates apply: scenario `cluster.featureGates`).
+   */
+  featureGates?: Partial<FeatureGates>;
   /** Simulated seconds per wall-clock second (default 1; 0 = the clock only moves through `advance`). */
   speed?: number;
   /** Where to write the kubeconfig (default: `<tmpdir>/kruise-ts-<port>.kubeconfig`). */
@@ -148,6 +156,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       startTime: rfc3339(Date.now()),
       registry: controllers === 'none' ? new ControllerRegistry() : undefined,
       nodes: options.nodes,
+      // with `none` kruise is the external operator: its gates are its own (`--feature-gates`)
+      featureGates: controllers === 'none' ? undefined : options.featureGates,
     });
   const crds: KubeObject[] = crdManifests();
   const registry = new Registry(crds);
@@ -163,10 +173,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     hub,
     nowMs: () => sim.clock.startEpochMs + sim.clock.elapsedMs,
   };
-  if (controllers === 'none' && !options.simulation) ctx.webhooks = new HttpWebhookRunner(sim, registry);
+  const external = controllers === 'none' && !options.simulation;
   // Multi-version CRDs: stored in their storage version, served in the requested one. With its
   // own controllers the server also plays kruise's conversion webhook (in-process converters).
-  ctx.conversion = new ConversionRunner(sim, { inProcess: !ctx.webhooks });
+  ctx.conversion = new ConversionRunner(sim, { inProcess: !external });
+  if (external) ctx.webhooks = new HttpWebhookRunner(sim, registry, ctx);
   const driver = new RealTimeDriver(sim, options.speed ?? 1, () => events.flush());
   driver.tick();
   const closing = new Set<() => void>();

@@ -2,6 +2,8 @@
 // Table output, and the Scale subresource built from the CRD's scale paths.
 // Objects are served at the requested version through conversion.ts.
 import type { KubeObject } from '@kruise-ts/api';
+import type { FeatureGates } from '@kruise-ts/core';
+import type { DeleteAdmissionContext } from '../admission';
 import type { Simulation } from '../simulation';
 import type { ConversionRunner } from './conversion';
 import { compileFilter, matchesFilter } from './filters';
@@ -41,6 +43,25 @@ export interface Reply {
   code: number;
   body: unknown;
   contentType?: string;
+}
+
+/**
+ * The simulation's feature gates (scenario `cluster.featureGates`, or `startApiServer`'s
+ * `featureGates`).
+ */
+export function simFeatureGates(sim: Simulation): Partial<FeatureGates> {
+  return sim.featureGates ?? {};
+}
+
+/** What the simulation's DELETE admission (deletion protection) sees: its gates and the store. */
+export function deleteAdmissionContext(sim: Simulation): DeleteAdmissionContext {
+  const store = sim.store;
+  return {
+    now: sim.clock.now(),
+    featureGates: simFeatureGates(sim),
+    list: (apiVersion, kind, namespace) => store.list(apiVersion, kind, namespace),
+    get: (apiVersion, kind, namespace, name) => store.get(apiVersion, kind, namespace, name),
+  };
 }
 
 /** The stored object, or undefined. */

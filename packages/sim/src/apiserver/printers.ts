@@ -2,8 +2,8 @@
 // kube-apiserver (pkg/printers/internalversion): pods (kubectl's printPod
 // STATUS/READY/RESTARTS logic), nodes, namespaces, events, deployments,
 // replica sets, stateful sets, controller revisions, PVCs, services, config
-// maps, secrets, leases, CRDs and webhook configurations. Every other kind gets
-// `NAME AGE`.
+// maps, secrets, leases, CRDs and webhook configurations (jobs and ingresses are in
+// printersMore.ts). Every other kind gets `NAME AGE`.
 import type { KubeObject } from '@kruise-ts/api';
 import { humanDuration } from '../time';
 
@@ -25,14 +25,16 @@ export interface Printer {
   row: RowFn;
 }
 
-const c = (name: string, type = 'string', priority = 0, format = ''): ColumnDefinition => ({
+/** A column definition (description empty, as most built-in printers here). */
+export const c = (name: string, type = 'string', priority = 0, format = ''): ColumnDefinition => ({
   name,
   type,
   format,
   description: '',
   priority,
 });
-const nameCol = (): ColumnDefinition => ({
+/** The `Name` column every printer starts with. */
+export const nameCol = (): ColumnDefinition => ({
   ...c('Name', 'string', 0, 'name'),
   description: 'Name must be unique within a namespace.',
 });
@@ -47,7 +49,8 @@ export function age(ts: unknown, nowMs: number): string {
   return humanDuration(nowMs - t);
 }
 
-const ageOf = (o: KubeObject, now: number) => age(o.metadata.creationTimestamp, now);
+/** An object's AGE cell. */
+export const ageOf = (o: KubeObject, now: number) => age(o.metadata.creationTimestamp, now);
 const none = (v: unknown) => (v === undefined || v === null || v === '' ? '<none>' : String(v));
 
 /** kubectl's pod STATUS, READY and RESTARTS (printPod). */
@@ -179,12 +182,14 @@ function eventRow(ev: KubeObject, now: number): unknown[] {
   ];
 }
 
-function images(tpl: J | undefined): [string, string] {
+/** kubectl's CONTAINERS and IMAGES cells of a pod template. */
+export function images(tpl: J | undefined): [string, string] {
   const cs = (tpl?.spec?.containers ?? []) as J[];
   return [cs.map((x) => x.name).join(','), cs.map((x) => x.image).join(',')];
 }
 
-function selectorText(sel: J | undefined): string {
+/** A label selector as the SELECTOR cell (`<none>` when empty). */
+export function selectorText(sel: J | undefined): string {
   if (!sel) return '<none>';
   const parts = Object.entries((sel.matchLabels ?? {}) as Record<string, string>).map(
     ([k, v]) => `${k}=${v}`,

@@ -4,15 +4,21 @@
 // honours `rules`, `namespaceSelector`, `objectSelector`, `failurePolicy` and
 // `timeoutSeconds`, as kube-apiserver does. Mutating webhooks run first, in
 // configuration-name order, their JSONPatch responses applied in turn; then
-// validating webhooks. `clientConfig.service` has no cluster network here: it
-// is reached at `https://127.0.0.1:<port><path>` (an approximation). `postJson` is shared
-// with the CRD conversion webhook client (conversion.ts).
+// validating webhooks. `matchPolicy` (`Equivalent` by default, or `Exact`): a
+// request at a version no rule lists is still sent when a rule lists another
+// version of the same group and resource — the object converted to that version
+// (conversion.ts), `kind`/`resource` naming it and `requestKind`/`requestResource`
+// the request's, a mutation converted back. `clientConfig.service` has no cluster
+// network here: it is reached at `https://127.0.0.1:<port><path>` (an
+// approximation). `postJson` is shared with the CRD conversion webhook client
+// (conversion.ts).
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:https';
 import type { KubeObject } from '@kruise-ts/api';
 import { applyJsonPatch, matchesLabelSelector } from '@kruise-ts/core';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import type { Simulation } from '../simulation';
+import { type HasConversion, viewsOf } from './conversion';
 import type { WebhookRunner } from './objects';
 import type { Registry, ResourceInfo } from './registry';
 import { type StatusObject, status } from './status';
@@ -33,6 +39,8 @@ interface Webhook {
   objectSelector?: LabelSelector;
   failurePolicy?: 'Fail' | 'Ignore';
   timeoutSeconds?: number;
+  /** `Equivalent` (the admissionregistration.k8s.io/v1 default) or `Exact`. */
+  matchPolicy?: 'Exact' | 'Equivalent';
 }
 
 type Verdict = { ok: true; object?: KubeObject } | { ok: false; status: StatusObject };
@@ -58,12 +66,49 @@ export function ruleMatches(rule: Rule, res: ResourceInfo, op: string, sub: stri
   return scope === '*' || (scope === 'Namespaced') === res.namespaced;
 }
 
+/**
+ * The resource a webhook is called at for a request at `res`, or undefined when it is not called:
+ * `res` itself when a rule matches it; else, unless `matchPolicy` is `Exact`, the first of
+ * `equivalents` (the other served versions of the same group and resource, in the order the CRD
+ * lists them) that a rule matches, earlier rules first — as kube-apiserver's `ShouldCallHook`.
+ *
+ * Example: a rule for `apps.kruise.io/v1alpha1 imagelistpulljobs` and a CREATE at `v1beta1` →
+ * the `v1alpha1` resource (with `matchPolicy: Exact` → undefined).
+ */
+export function webhookResource(
+  w: { rules?: Rule[]; matchPolicy?: string },
+  res: ResourceInfo,
+  op: string,
+  sub: string | undefined,
+  equivalents: readonly ResourceInfo[],
+): ResourceInfo | undefined {
+  const rules = w.rules ?? [];
+  if (rules.some((r) => ruleMatches(r, res, op, sub))) return res;
+  if (w.matchPolicy === 'Exact') return undefined;
+  for (const r of rules)
+    for (const eq of equivalents) {
+      if (eq.version === res.version) continue;
+      if (ruleMatches(r, eq, op, sub)) return eq;
+    }
+  return undefined;
+}
+
 /** Calls the webhooks of the stored configurations. */
 export class HttpWebhookRunner implements WebhookRunner {
+  /**
+   * `conversion` converts objects to a webhook's version under `matchPolicy: Equivalent` (without
+   * it only `apiVersion` is rewritten).
+   */
   constructor(
     private readonly sim: Simulation,
-    _registry: Registry,
+    private readonly registry: Registry,
+    private readonly conversion: HasConversion = {},
   ) {}
+
+  /** The served versions of `res`'s group and resource (itself included), in registry order. */
+  private equivalents(res: ResourceInfo): ResourceInfo[] {
+    return this.registry.all().filter((r) => r.group === res.group && r.plural === res.plural);
+  }
 
   private hooks(kind: string): Webhook[] {
     const cfgs = this.sim.store.list('admissionregistration.k8s.io/v1', kind);
@@ -72,6 +117,7 @@ export class HttpWebhookRunner implements WebhookRunner {
     );
   }
 
+  /** The resource `w` is called at for this request (webhookResource + selectors), or undefined. */
   private selected(
     w: Webhook,
     res: ResourceInfo,
@@ -79,8 +125,18 @@ export class HttpWebhookRunner implements WebhookRunner {
     sub: string | undefined,
     obj: KubeObject | undefined,
     old: KubeObject | undefined,
+  ): ResourceInfo | undefined {
+    const at = webhookResource(w, res, op, sub, this.equivalents(res));
+    if (!at) return undefined;
+    return this.selectorsMatch(w, res, obj, old) ? at : undefined;
+  }
+
+  private selectorsMatch(
+    w: Webhook,
+    res: ResourceInfo,
+    obj: KubeObject | undefined,
+    old: KubeObject | undefined,
   ): boolean {
-    if (!(w.rules ?? []).some((r) => ruleMatches(r, res, op, sub))) return false;
     const target = obj ?? old;
     if (w.objectSelector) {
       const a = obj ? matchesLabelSelector(w.objectSelector, obj.metadata.labels ?? {}) : false;
@@ -111,8 +167,9 @@ export class HttpWebhookRunner implements WebhookRunner {
     let cur = object;
     let mutated = false;
     for (const w of this.hooks('MutatingWebhookConfiguration')) {
-      if (!this.selected(w, res, operation, sub, cur, old)) continue;
-      const v = await this.call(w, res, operation, cur, old, sub, dryRun, true);
+      const at = this.selected(w, res, operation, sub, cur, old);
+      if (!at) continue;
+      const v = await this.callAt(w, at, res, operation, cur, old, sub, dryRun, true);
       if (!v.ok) return v;
       if (v.object) {
         cur = v.object;
@@ -120,15 +177,44 @@ export class HttpWebhookRunner implements WebhookRunner {
       }
     }
     for (const w of this.hooks('ValidatingWebhookConfiguration')) {
-      if (!this.selected(w, res, operation, sub, cur, old)) continue;
-      const v = await this.call(w, res, operation, cur, old, sub, dryRun, false);
+      const at = this.selected(w, res, operation, sub, cur, old);
+      if (!at) continue;
+      const v = await this.callAt(w, at, res, operation, cur, old, sub, dryRun, false);
       if (!v.ok) return v;
     }
     return mutated ? { ok: true, object: cur } : { ok: true };
   }
 
+  /**
+   * Calls `w` at resource `at`: the objects (at the request's version `res`) converted to `at`'s
+   * version first, a mutated object converted back. A failed conversion is a 500 whatever the
+   * failure policy, as kube-apiserver's dispatcher answers.
+   */
+  private async callAt(
+    w: Webhook,
+    at: ResourceInfo,
+    res: ResourceInfo,
+    operation: string,
+    object: KubeObject | undefined,
+    old: KubeObject | undefined,
+    sub: string | undefined,
+    dryRun: boolean,
+    mutating: boolean,
+  ): Promise<Verdict> {
+    if (at === res) return this.call(w, at, res, operation, object, old, sub, dryRun, mutating);
+    const objs = [object, old].filter((o): o is KubeObject => o !== undefined);
+    const conv = await viewsOf(this.conversion, objs, at, at.apiVersion);
+    if (!conv.ok) return conv;
+    const [o2, old2] = object ? conv.objects : [undefined, conv.objects[0]];
+    const v = await this.call(w, at, res, operation, o2, old2, sub, dryRun, mutating);
+    if (!v.ok || !v.object) return v;
+    const back = await viewsOf(this.conversion, [v.object], res, res.apiVersion);
+    return back.ok ? { ok: true, object: back.objects[0] } : back;
+  }
+
   private async call(
     w: Webhook,
+    at: ResourceInfo,
     res: ResourceInfo,
     operation: string,
     object: KubeObject | undefined,
@@ -138,8 +224,8 @@ export class HttpWebhookRunner implements WebhookRunner {
     mutating: boolean,
   ): Promise<Verdict> {
     const target = object ?? old;
-    const gvk = { group: res.group, version: res.version, kind: res.kind };
-    const gvr = { group: res.group, version: res.version, resource: res.plural };
+    const gvk = { group: at.group, version: at.version, kind: at.kind };
+    const gvr = { group: at.group, version: at.version, resource: at.plural };
     const uid = randomUUID();
     const review = {
       apiVersion: 'admission.k8s.io/v1',
@@ -149,8 +235,8 @@ export class HttpWebhookRunner implements WebhookRunner {
         kind: gvk,
         resource: gvr,
         subResource: sub,
-        requestKind: gvk,
-        requestResource: gvr,
+        requestKind: { group: res.group, version: res.version, kind: res.kind },
+        requestResource: { group: res.group, version: res.version, resource: res.plural },
         requestSubResource: sub,
         name: target?.metadata.name ?? '',
         namespace: target?.metadata.namespace,
@@ -190,8 +276,10 @@ export class HttpWebhookRunner implements WebhookRunner {
         ok: false,
         status: status(
           st.code && st.code >= 400 ? st.code : 400,
-          st.reason ?? 'BadRequest',
-          `admission webhook "${w.name}" denied the request${st.message ? `: ${st.message}` : ' without explanation'}`,
+          st.reason ?? '', // kept as the webhook sent it (kube-apiserver's ToStatusErr)
+          `admission webhook "${w.name}" denied the request${
+            st.message ? `: ${st.message}` : st.reason ? `: ${st.reason}` : ' without explanation'
+          }`,
         ),
       };
     }

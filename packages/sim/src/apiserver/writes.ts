@@ -11,7 +11,15 @@ import type { KubeObject } from '@kruise-ts/api';
 import type { ObjectRef } from '@kruise-ts/core';
 import type { WriteResult } from '../store';
 import { toStorage, viewOf } from './conversion';
-import { type ApiContext, getObject, type Reply, readPath, toScale, writePath } from './objects';
+import {
+  type ApiContext,
+  deleteAdmissionContext,
+  getObject,
+  type Reply,
+  readPath,
+  toScale,
+  writePath,
+} from './objects';
 import { applyPatch, CR_PATCH_TYPES, parsePatchBody, patchKind, withManagedField } from './patch';
 import type { ResourceInfo } from './registry';
 import {
@@ -52,6 +60,8 @@ export function writeFailure(
   res: ResourceInfo,
   name: string,
 ): StatusObject {
+  // 403: a DELETE refused by the simulation's deletion protection (admission.ts)
+  if ((r.code as number) === 403) return status(403, r.reason, r.message);
   switch (r.code) {
     case 404:
       return notFoundStatus(res, name);
@@ -410,6 +420,11 @@ export async function deleteObject(ctx: ApiContext, req: WriteRequest, current?:
     if (isStatus(old)) return fail(old);
     const w = await ctx.webhooks.admit(req.res, 'DELETE', undefined, old, undefined, req.query.has('dryRun'));
     if (!w.ok) return fail(w.status);
+  } else {
+    // The server plays kruise: its deletion protection (spec/operator.md §1), dry runs included
+    // (D1.11), on the stored object.
+    const d = ctx.sim.admission.admitDelete(obj, deleteAdmissionContext(ctx.sim));
+    if (!d.allowed) return fail(status(d.code, d.reason, d.message));
   }
   if (req.query.has('dryRun')) return replyAs(ctx, req, 200, obj);
   const pre = opts.preconditions ?? undefined;
