@@ -153,11 +153,14 @@ export class Store extends StoreWrites {
       const stored = this.objects.get(key);
       if (!stored) continue;
       this.uncommit(stored);
+      // A deletion gets its own resourceVersion (as in kube-apiserver), so a watch resumed from
+      // any earlier version replays the DELETED event.
+      const gone = { ...cur.obj, metadata: { ...cur.obj.metadata, resourceVersion: String(++this.rv) } };
       this.notify({
         type: 'deleted',
         key,
         old: cur.old ?? stored,
-        object: cur.obj,
+        object: gone,
         source: cur.source,
         verb: 'delete',
         reason: cur.reason,

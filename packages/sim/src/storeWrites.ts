@@ -88,6 +88,11 @@ export abstract class StoreWrites extends ObjectIndex {
     else this.controllerStates.set(key, state);
   }
 
+  /** The resourceVersion of the latest write (deletions included). */
+  get resourceVersion(): number {
+    return this.rv;
+  }
+
   /** Subscribes to change notifications. */
   watch(listener: (c: Change) => void): () => void {
     this.listeners.push(listener);

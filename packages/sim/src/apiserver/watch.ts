@@ -38,15 +38,6 @@ export function gkOf(apiVersion: string, kind: string): string {
   return `${i < 0 ? '' : apiVersion.slice(0, i)}/${kind}`;
 }
 
-/**
- * The store's resourceVersion counter. Adapter: the Store keeps it protected and
- * does not bump it when an object is removed; kube-apiserver gives a deletion
- * its own resourceVersion, so watch resumes never miss a DELETED event.
- */
-function rvCounter(store: Store): { rv: number } {
-  return store as unknown as { rv: number };
-}
-
 /** The change history and the watchers. */
 export class WatchHub {
   private history: HistoryEntry[] = [];
@@ -60,13 +51,13 @@ export class WatchHub {
     private readonly store: Store,
     private readonly capacity = 50_000,
   ) {
-    this.floor = rvCounter(store).rv;
+    this.floor = store.resourceVersion;
     this.unsubscribe = store.watch((c) => this.onChange(c));
   }
 
   /** The current resourceVersion (of the latest write). */
   get currentRv(): number {
-    return rvCounter(this.store).rv;
+    return this.store.resourceVersion;
   }
 
   /** The oldest resourceVersion a watch may resume from. */
@@ -75,12 +66,8 @@ export class WatchHub {
   }
 
   private onChange(c: Change): void {
-    let object = c.object;
-    let rv = Number(object.metadata.resourceVersion ?? 0);
-    if (c.type === 'deleted') {
-      rv = ++rvCounter(this.store).rv;
-      object = { ...object, metadata: { ...object.metadata, resourceVersion: String(rv) } };
-    }
+    const object = c.object;
+    const rv = Number(object.metadata.resourceVersion ?? 0);
     const type: WatchType = c.type === 'added' ? 'ADDED' : c.type === 'modified' ? 'MODIFIED' : 'DELETED';
     const entry: HistoryEntry = { rv, type, gk: gkOf(object.apiVersion, object.kind), object, old: c.old };
     this.history.push(entry);
