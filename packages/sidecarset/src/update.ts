@@ -146,7 +146,7 @@ export function hotUpgradeTarget(pod: Pod, sidecarSet: SidecarSet, base: string,
 }
 
 /**
- * SS-5.7.1 – SS-5.7.4 on a working copy (see {@link clonePodForUpdate}): sets new sidecar
+ * SS-5.7.1 – SS-5.7.4 on a working copy (see `clonePodForUpdate`): sets new sidecar
  * images (never any other field), the hot-upgrade annotations, the hash entry and the update
  * state. Returns the names of the containers whose image changed.
  *

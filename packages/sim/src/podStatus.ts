@@ -39,7 +39,7 @@ export interface PodRuntime {
   awaitingFinalDelete?: boolean;
   startTime: string;
   podIP: string;
-  /** Cached {@link podLabel}. */
+  /** Cached `podLabel` (`Pod/namespace/name`). */
   label?: string;
 }
 
