@@ -90,7 +90,7 @@ export class Kubelet {
     this.ctx.log({
       type: 'ContainerRestarting',
       object: podLabel(rt),
-      source: `kubelet:${rt.node}`,
+      source: rt.source,
       detail: { container: c.name, image: c.image, reason: 'ContainerRecreateRequest' },
     });
     const ms = Math.min(Math.max(graceSeconds, 2) * 1000, this.ctx.jittered(this.ctx.timings.terminationMs));
@@ -104,9 +104,9 @@ export class Kubelet {
     for (const p of this.ctx.store.listPodsOnNode(node)) {
       const rt = p.metadata.uid ? this.pods.get(p.metadata.uid) : undefined;
       if (rt?.awaitingFinalDelete) {
-        this.ctx.log({ type: 'PodTerminated', object: podLabel(rt), source: `kubelet:${rt.node}` });
+        this.ctx.log({ type: 'PodTerminated', object: podLabel(rt), source: rt.source });
         this.pods.delete(rt.uid);
-        this.ctx.store.finishPodTermination(rt.key, `kubelet:${rt.node}`);
+        this.ctx.store.finishPodTermination(rt.key, rt.source);
       } else this.touch(objectKey(p));
     }
   }
@@ -149,7 +149,7 @@ export class Kubelet {
           this.ctx.log({
             type: 'ContainerReady',
             object: podLabel(rt),
-            source: `kubelet:${rt.node}`,
+            source: rt.source,
             detail: { container: c.name },
           });
         } else if (ev.type === 'containerCrash') this.crash(rt, c, 'Error');
@@ -171,9 +171,9 @@ export class Kubelet {
           rt.awaitingFinalDelete = true;
           return;
         }
-        this.ctx.log({ type: 'PodTerminated', object: podLabel(rt), source: `kubelet:${rt.node}` });
+        this.ctx.log({ type: 'PodTerminated', object: podLabel(rt), source: rt.source });
         this.pods.delete(rt.uid);
-        this.ctx.store.finishPodTermination(rt.key, `kubelet:${rt.node}`);
+        this.ctx.store.finishPodTermination(rt.key, rt.source);
         return;
       }
       default:
@@ -190,7 +190,7 @@ export class Kubelet {
     this.ctx.log({
       type: 'ContainerCrashed',
       object: podLabel(rt),
-      source: `kubelet:${rt.node}`,
+      source: rt.source,
       detail: { container: c.name, reason },
     });
     this.ctx.schedule(this.ctx.timings.crashBackoffMs, {
@@ -211,7 +211,7 @@ export class Kubelet {
     this.ctx.log({
       type: 'ReadinessFailed',
       object: podLabel(rt),
-      source: `kubelet:${rt.node}`,
+      source: rt.source,
       detail: { container: c.name, forSeconds: ms / 1000 },
     });
     this.ctx.schedule(ms, { type: 'containerReady', podUid: rt.uid, container: c.name, token: c.token });
@@ -236,6 +236,7 @@ export class Kubelet {
         uid,
         key,
         node: pod.spec.nodeName,
+        source: `kubelet:${pod.spec.nodeName}`,
         containers: new Map(),
         terminating: false,
         terminateToken: 0,
@@ -283,7 +284,7 @@ export class Kubelet {
       this.ctx.log({
         type: 'ContainerRestarting',
         object: podLabel(rt),
-        source: `kubelet:${rt.node}`,
+        source: rt.source,
         detail: { container: c.name, image, reason: 'image changed' },
       });
       this.ensureImage(rt, c);
@@ -346,7 +347,7 @@ export class Kubelet {
     this.ctx.log({
       type: 'ContainerStarted',
       object: podLabel(rt),
-      source: `kubelet:${rt.node}`,
+      source: rt.source,
       detail: { container: c.name, image: c.image },
     });
     const t = this.ctx.timings;
@@ -356,7 +357,7 @@ export class Kubelet {
       this.ctx.log({
         type: 'ReadinessFailed',
         object: podLabel(rt),
-        source: `kubelet:${rt.node}`,
+        source: rt.source,
         detail: { container: c.name, forSeconds: t.readinessFailureMs / 1000 },
       });
     }
@@ -381,7 +382,7 @@ export class Kubelet {
     this.ctx.log({
       type: 'PodTerminating',
       object: podLabel(rt),
-      source: `kubelet:${rt.node}`,
+      source: rt.source,
       detail: { gracePeriodSeconds: graceMs / 1000 },
     });
     this.ctx.schedule(ms, { type: 'podTerminated', podUid: rt.uid, token: rt.terminateToken });
@@ -397,7 +398,7 @@ export class Kubelet {
     this.ctx.store.updateStatus(
       { apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' },
       next,
-      `kubelet:${rt.node}`,
+      rt.source,
       'KubeletStatus',
       true,
     );

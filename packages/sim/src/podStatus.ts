@@ -33,6 +33,8 @@ export interface PodRuntime {
   uid: string;
   key: string;
   node: string;
+  /** `kubelet:<node>`: the source of its writes and log records. */
+  source: string;
   containers: Map<string, ContainerRuntime>;
   terminating: boolean;
   terminateToken: number;
