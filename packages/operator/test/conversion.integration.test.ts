@@ -7,31 +7,16 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CustomObjectsApi, KubeConfig, loadYaml } from '@kubernetes/client-node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningOperator } from '../src/index';
-import {
-  type ApiServer,
-  api,
-  isReady,
-  podsOf,
-  startCluster,
-  startOperator,
-  waitFor,
-} from './helpers/cluster';
+import { api, isReady, podsOf, useCluster, waitFor } from './helpers/cluster';
 
 const CRD_PATH = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/statefulsets.apps.kruise.io';
 const A1 = '/apis/apps.kruise.io/v1alpha1/namespaces/default/statefulsets';
 const B1 = '/apis/apps.kruise.io/v1beta1/namespaces/default/statefulsets';
 const DEPLOY_CRD = fileURLToPath(new URL('../deploy/crds/statefulsets.apps.kruise.io.yaml', import.meta.url));
 
-let server: ApiServer | undefined;
-const ops: RunningOperator[] = [];
-
-afterEach(async () => {
-  for (const op of ops.splice(0)) await op.stop();
-  await server?.close();
-  server = undefined;
-});
+const cluster = useCluster();
 
 /** Installs deploy/crds/statefulsets.apps.kruise.io.yaml over the server's CRD (as `kubectl apply -k deploy`). */
 async function installDeployCrd(base: string): Promise<void> {
@@ -70,7 +55,7 @@ function alphaSet(name: string): Record<string, unknown> {
 
 describe('conversion webhook end to end (serve --controllers none + operator)', () => {
   it('a v1alpha1 StatefulSet is converted by the operator, stored at v1beta1, readable at both versions and reconciled', async () => {
-    server = await startCluster();
+    const server = await cluster.start();
     const base = server.url;
     await installDeployCrd(base);
 
@@ -82,8 +67,7 @@ describe('conversion webhook end to end (serve --controllers none + operator)', 
       /^Internal error occurred: conversion webhook for apps\.kruise\.io\/v1alpha1, Kind=StatefulSet failed: /,
     );
 
-    const op = await startOperator(server.kubeconfigPath, 'replica-a');
-    ops.push(op);
+    const op = await cluster.operator();
 
     // W2.14: the CRD now points at this operator's /convert (WEBHOOK_HOST = 127.0.0.1) with its CA.
     const crd = (await api(base, 'GET', CRD_PATH)).body;
@@ -147,10 +131,9 @@ describe('conversion webhook end to end (serve --controllers none + operator)', 
   });
 
   it('W2.15: installing the Webhook CRD after the operator started triggers the sync at once (no 60 s resync wait)', async () => {
-    server = await startCluster();
+    const server = await cluster.start();
     const base = server.url;
-    const op = await startOperator(server.kubeconfigPath, 'replica-a');
-    ops.push(op);
+    const op = await cluster.operator();
     expect((await api(base, 'GET', CRD_PATH)).body.spec.conversion).toBeUndefined(); // api's CRD: None, untouched
     await installDeployCrd(base);
     await waitFor(

@@ -1,44 +1,31 @@
 // Fault tests (issue 10): 409 conflicts on a share of writes, dropped watches, a forced 410,
 // an API server restart (connections reset, requests refused for 1.5 s) mid-rollout, and a leader
 // change. The rollout still converges with no pod lost and none created twice.
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningOperator } from '../src/index';
+import { describe, expect, it } from 'vitest';
 import {
-  type ApiServer,
   api,
   CS_PATH,
   isReady,
   kubeconfigAt,
   podsOf,
   sampleCloneSet,
-  startCluster,
-  startOperator,
+  useCluster,
   waitFor,
 } from './helpers/cluster';
-import { type FaultProxy, startFaultProxy } from './helpers/faultProxy';
+import { startFaultProxy } from './helpers/faultProxy';
 
-let server: ApiServer | undefined;
-let proxy: FaultProxy | undefined;
-const ops: RunningOperator[] = [];
-
-afterEach(async () => {
-  for (const op of ops.splice(0)) await op.stop();
-  await proxy?.close();
-  await server?.close();
-});
+const cluster = useCluster();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('faults injected by the test server', () => {
   it('scale-up and an in-place rollout converge through conflicts, dropped watches, 410, a restart and a leader change', async () => {
-    server = await startCluster();
-    proxy = await startFaultProxy(server.url);
+    const server = await cluster.start();
+    const proxy = cluster.closeAfter(await startFaultProxy(server.url));
     const kc = kubeconfigAt(proxy.url);
-    const a = await startOperator(kc, 'replica-a');
-    ops.push(a);
+    const a = await cluster.operator('replica-a', {}, kc);
     // the standby serves no webhooks (both would point the configurations at their own local URL)
-    const b = await startOperator(kc, 'replica-b', { webhook: { enabled: false } as never });
-    ops.push(b);
+    const b = await cluster.operator('replica-b', { webhook: { enabled: false } as never }, kc);
     await waitFor(async () => a.isLeader() || b.isLeader(), 5000, 'a leader');
     const first = a.isLeader() ? a : b;
     const second = first === a ? b : a;
@@ -72,8 +59,7 @@ describe('faults injected by the test server', () => {
     await sleep(400);
     proxy.restart(1500); // API server restart: connections reset, requests refused
     await sleep(2000);
-    await first.stop(); // leader change (graceful: the Lease is released)
-    ops.splice(ops.indexOf(first), 1);
+    await cluster.stopOperator(first); // leader change (graceful: the Lease is released)
     await waitFor(async () => second.isLeader(), 10_000, 'the standby to lead');
 
     let maxPods = 0;

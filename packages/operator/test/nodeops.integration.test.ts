@@ -3,28 +3,10 @@
 // ContainerRecreateRequests, packages/sim/src/nodeSide.ts), the operator does the controller half
 // and the admission (the server calls its webhooks over HTTPS).
 import { ANNOTATION_SCHEDULED_AT, LABEL_CRR_ACTIVE, LABEL_CRR_POD_UID } from '@kruise-ts/api';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningOperator } from '../src/index';
-import {
-  type ApiServer,
-  api,
-  CS_PATH,
-  isReady,
-  podsOf,
-  sampleCloneSet,
-  startCluster,
-  startOperator,
-  waitFor,
-} from './helpers/cluster';
+import { describe, expect, it } from 'vitest';
+import { api, CS_PATH, isReady, podsOf, sampleCloneSet, useCluster, waitFor } from './helpers/cluster';
 
-let server: ApiServer | undefined;
-const ops: RunningOperator[] = [];
-
-afterEach(async () => {
-  for (const op of ops.splice(0)) await op.stop();
-  await server?.close();
-  server = undefined;
-});
+const cluster = useCluster();
 
 const K = '/apis/apps.kruise.io/v1alpha1';
 const list = async (base: string, path: string): Promise<any[]> =>
@@ -34,16 +16,14 @@ const createNamespace = (base: string, name: string) =>
 
 describe('node-side controllers through the operator (kruise-ts serve --controllers none)', () => {
   it('§5.2/§4: the operator creates a NodeImage per node, spreads an ImagePullJob onto them and completes it from the pulls the nodes report', async () => {
-    server = await startCluster();
+    const server = await cluster.start();
     const base = server.url;
     // §4.5: the pull-secret copies' namespace must exist (the chart creates it)
     expect((await createNamespace(base, 'kruise-daemon-config')).status).toBe(201);
-    ops.push(
-      await startOperator(server.kubeconfigPath, 'replica-a', {
-        featureGates: { ImagePullJobGate: true },
-        nodeImageCreationDelaySeconds: 0,
-      }),
-    );
+    await cluster.operator('replica-a', {
+      featureGates: { ImagePullJobGate: true },
+      nodeImageCreationDelaySeconds: 0,
+    });
     const nodes = (await list(base, '/api/v1/nodes')).map((n) => n.metadata.name).sort();
     expect(nodes.length).toBeGreaterThan(0);
     await waitFor(
@@ -103,9 +83,9 @@ describe('node-side controllers through the operator (kruise-ts serve --controll
   }, 40_000);
 
   it('§9: a ContainerRecreateRequest is admitted by the operator, run by the node and completed by the operator', async () => {
-    server = await startCluster();
+    const server = await cluster.start();
     const base = server.url;
-    ops.push(await startOperator(server.kubeconfigPath, 'replica-a'));
+    await cluster.operator();
     await api(base, 'POST', CS_PATH, sampleCloneSet('crr', { replicas: 1 }));
     const [pod] = await waitFor(
       async () => {
@@ -154,11 +134,9 @@ describe('node-side controllers through the operator (kruise-ts serve --controll
 
   it('AC4: a v1beta1 AdvancedCronJob creates its ImageListPullJob at the scheduled time, whose ImagePullJobs follow', async () => {
     // speed 1: the server's clock (creationTimestamp) keeps pace with the operator's, which schedules
-    server = await startCluster(1);
+    const server = await cluster.start(1);
     const base = server.url;
-    ops.push(
-      await startOperator(server.kubeconfigPath, 'replica-a', { featureGates: { ImagePullJobGate: true } }),
-    );
+    await cluster.operator('replica-a', { featureGates: { ImagePullJobGate: true } });
     const created = await api(
       base,
       'POST',

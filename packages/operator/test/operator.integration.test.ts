@@ -1,28 +1,10 @@
 // Integration tests against `kruise-ts serve --controllers none` (the simulator's Kubernetes API,
 // its kubelet model still running pods): the operator alone reconciles, and the server calls the
 // operator's webhooks over HTTPS.
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningOperator } from '../src/index';
-import {
-  type ApiServer,
-  api,
-  CS_PATH,
-  isReady,
-  podsOf,
-  sampleCloneSet,
-  startCluster,
-  startOperator,
-  waitFor,
-} from './helpers/cluster';
+import { describe, expect, it } from 'vitest';
+import { api, CS_PATH, isReady, podsOf, sampleCloneSet, useCluster, waitFor } from './helpers/cluster';
 
-let server: ApiServer | undefined;
-const ops: RunningOperator[] = [];
-
-afterEach(async () => {
-  for (const op of ops.splice(0)) await op.stop();
-  await server?.close();
-  server = undefined;
-});
+const cluster = useCluster();
 
 async function readyCount(base: string, name: string): Promise<number> {
   const cs = await api(base, 'GET', `${CS_PATH}/${name}`);
@@ -31,11 +13,10 @@ async function readyCount(base: string, name: string): Promise<number> {
 
 describe('operator against kruise-ts serve --controllers none', () => {
   it("the seed's CloneSet reaches 5 ready pods through the operator", async () => {
-    server = await startCluster();
-    const op = await startOperator(server.kubeconfigPath, 'replica-a');
-    ops.push(op);
+    const server = await cluster.start();
+    const op = await cluster.operator();
     expect((await api(server.url, 'POST', CS_PATH, sampleCloneSet())).status).toBe(201);
-    await waitFor(async () => (await readyCount(server!.url, 'sample')) === 5, 30_000, '5 ready');
+    await waitFor(async () => (await readyCount(server.url, 'sample')) === 5, 30_000, '5 ready');
     const pods = await podsOf(server.url, 'sample');
     expect(pods).toHaveLength(5);
     expect(pods.every(isReady)).toBe(true);
@@ -43,9 +24,9 @@ describe('operator against kruise-ts serve --controllers none', () => {
   });
 
   it('an image change rolls in place, honouring partition and maxUnavailable', async () => {
-    server = await startCluster();
+    const server = await cluster.start();
     const base = server.url;
-    ops.push(await startOperator(server.kubeconfigPath, 'replica-a'));
+    await cluster.operator();
     await api(
       base,
       'POST',
@@ -99,10 +80,9 @@ describe('operator against kruise-ts serve --controllers none', () => {
   });
 
   it('a SidecarSet is injected through the operator webhook, called by the server over HTTPS', async () => {
-    server = await startCluster();
+    const server = await cluster.start();
     const base = server.url;
-    const op = await startOperator(server.kubeconfigPath, 'replica-a');
-    ops.push(op);
+    const op = await cluster.operator();
     const ss = {
       apiVersion: 'apps.kruise.io/v1alpha1',
       kind: 'SidecarSet',
@@ -134,13 +114,11 @@ describe('operator against kruise-ts serve --controllers none', () => {
   });
 
   it('with the ResourcesDeletionProtection gate on, a namespace labelled Always cannot be deleted (M1)', async () => {
-    server = await startCluster();
+    const server = await cluster.start();
     const base = server.url;
-    ops.push(
-      await startOperator(server.kubeconfigPath, 'replica-a', {
-        featureGates: { ResourcesDeletionProtection: true },
-      }),
-    );
+    await cluster.operator('replica-a', {
+      featureGates: { ResourcesDeletionProtection: true },
+    });
     const ns = {
       apiVersion: 'v1',
       kind: 'Namespace',

@@ -120,12 +120,8 @@ export function registerController(
   registry.register(reg);
 }
 
-/** Objects in the store that name `owner` in an ownerReference, of one kind. */
-export function ownedOfKind<T extends KubeObject>(store: Store, owner: KubeObject, kind: string): T[] {
-  const uid = owner.metadata.uid;
-  if (!uid) return [];
-  return store.listOwnedBy(uid).filter((o) => o.kind === kind) as T[];
-}
+// `ownedOfKind` lives with the kinds' registrations that use it (kinds/owned.ts).
+export { ownedOfKind } from './kinds/owned';
 
 // ---- the controllers: one line each -------------------------------------------
 // A later controller adds `src/kinds/<kind>.ts` (its input builder and admission

@@ -14,6 +14,7 @@ import {
   reconcileJob,
 } from '../src/kinds/job';
 import { createSimulation } from '../src/scenario/run';
+import { cronJobOfJobs } from './jobFixtures';
 
 const T0 = '2024-01-01T00:00:00Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString().replace('.000Z', 'Z');
@@ -147,21 +148,7 @@ describe('Job (approximation): in a simulation', () => {
   });
 
   it('AC4/AC5.1: an AdvancedCronJob with a jobTemplate creates a Job each minute, which completes', () => {
-    const acj = {
-      apiVersion: 'apps.kruise.io/v1beta1',
-      kind: 'AdvancedCronJob',
-      metadata: { name: 'hello', namespace: 'default' },
-      spec: {
-        schedule: '*/1 * * * *',
-        template: {
-          jobTemplate: {
-            spec: {
-              template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox:1' }] } },
-            },
-          },
-        },
-      },
-    };
+    const acj = cronJobOfJobs('hello', { namespace: 'default' });
     const sim = createSimulation([acj as never], { seed: 1 });
     sim.advance(150_000);
     const jobs = sim.list('Job', 'default', 'batch/v1') as unknown as Job[];

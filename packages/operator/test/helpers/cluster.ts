@@ -1,8 +1,10 @@
 // Test helpers: start `kruise-ts serve --controllers none` in-process, run operators against it
-// (directly or through the fault proxy), and small REST helpers.
+// (directly or through the fault proxy), a test file's per-test cluster lifecycle (`useCluster`),
+// and small REST helpers.
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { type ApiServer, kubeconfigFor, startApiServer } from '../../../sim/src/apiserver/index';
 import {
   defaultOperatorOptions,
@@ -69,6 +71,63 @@ export function startOperator(
     },
     webhook: { ...d.webhook, host: '127.0.0.1', bind: '127.0.0.1', port: 0, install: true, ...extra.webhook },
   });
+}
+
+/** What `useCluster` gives a test file: this test's server and operators, torn down after it. */
+export interface TestCluster {
+  /** Starts this test's API server (`startCluster(speed, nodes)`); it is closed after the test. */
+  start(speed?: number, nodes?: number): Promise<ApiServer>;
+  /**
+   * Starts an operator (`startOperator`) against the server, or against `kubeconfig` (e.g. the
+   * fault proxy's); it is stopped after the test.
+   */
+  operator(
+    identity?: string,
+    extra?: Partial<OperatorOptions>,
+    kubeconfig?: string,
+  ): Promise<RunningOperator>;
+  /** Stops an operator now (e.g. a leader change); it is not stopped again after the test. */
+  stopOperator(op: RunningOperator): Promise<void>;
+  /** Closes `c` after the test, once the operators stopped and before the server closes. */
+  closeAfter<T extends { close(): Promise<void> }>(c: T): T;
+}
+
+/**
+ * Registers an `afterEach` that stops the test's operators, closes what `closeAfter` got and then
+ * the server. Call once at the top of a test file: `const cluster = useCluster();`, then in a test
+ * `const server = await cluster.start(); const op = await cluster.operator();`.
+ */
+export function useCluster(): TestCluster {
+  let server: ApiServer | undefined;
+  const ops: RunningOperator[] = [];
+  const closables: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const op of ops.splice(0)) await op.stop();
+    for (const c of closables.splice(0)) await c.close();
+    await server?.close();
+    server = undefined;
+  });
+  return {
+    async start(speed, nodes) {
+      server = await startCluster(speed, nodes);
+      return server;
+    },
+    async operator(identity = 'replica-a', extra = {}, kubeconfig = server?.kubeconfigPath) {
+      if (!kubeconfig) throw new Error('cluster.operator: start the server first (or pass a kubeconfig)');
+      const op = await startOperator(kubeconfig, identity, extra);
+      ops.push(op);
+      return op;
+    },
+    async stopOperator(op) {
+      const i = ops.indexOf(op);
+      if (i >= 0) ops.splice(i, 1);
+      await op.stop();
+    },
+    closeAfter(c) {
+      closables.push(c);
+      return c;
+    },
+  };
 }
 
 export async function api(

@@ -199,6 +199,21 @@ export function selectorText(sel: J | undefined): string {
   return parts.length ? parts.join(',') : '<none>';
 }
 
+/**
+ * The `-o wide` columns of a workload with a pod template and a selector (Deployment, ReplicaSet,
+ * Job): CONTAINERS IMAGES SELECTOR; their cells are `templateWideCells`.
+ */
+export const templateWideColumns = (): ColumnDefinition[] => [
+  c('Containers', 'string', 1),
+  c('Images', 'string', 1),
+  c('Selector', 'string', 1),
+];
+
+/** The cells of `templateWideColumns` from a workload's spec: container names, images, selector. */
+export function templateWideCells(spec: J): [string, string, string] {
+  return [...images(spec.template), selectorText(spec.selector)];
+}
+
 const n = (v: unknown) => (typeof v === 'number' ? v : 0);
 
 /** Printers of the built-in kinds, by kind. */
@@ -258,9 +273,7 @@ export const PRINTERS: Record<string, Printer> = {
       c('Up-to-date', 'integer'),
       c('Available', 'integer'),
       c('Age'),
-      c('Containers', 'string', 1),
-      c('Images', 'string', 1),
-      c('Selector', 'string', 1),
+      ...templateWideColumns(),
     ],
     row: (o, now) => {
       const s = (o.spec ?? {}) as J;
@@ -271,8 +284,7 @@ export const PRINTERS: Record<string, Printer> = {
         n(st.updatedReplicas),
         n(st.availableReplicas),
         ageOf(o, now),
-        ...images(s.template),
-        selectorText(s.selector),
+        ...templateWideCells(s),
       ];
     },
   },
@@ -283,9 +295,7 @@ export const PRINTERS: Record<string, Printer> = {
       c('Current', 'integer'),
       c('Ready', 'integer'),
       c('Age'),
-      c('Containers', 'string', 1),
-      c('Images', 'string', 1),
-      c('Selector', 'string', 1),
+      ...templateWideColumns(),
     ],
     row: (o, now) => {
       const s = (o.spec ?? {}) as J;
@@ -296,8 +306,7 @@ export const PRINTERS: Record<string, Printer> = {
         n(st.replicas),
         n(st.readyReplicas),
         ageOf(o, now),
-        ...images(s.template),
-        selectorText(s.selector),
+        ...templateWideCells(s),
       ];
     },
   },

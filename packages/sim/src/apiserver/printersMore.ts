@@ -4,7 +4,7 @@
 // HOSTS ADDRESS PORTS AGE.
 import type { KubeObject } from '@kruise-ts/api';
 import { humanDuration } from '../time';
-import { ageOf, c, images, nameCol, type Printer, selectorText } from './printers';
+import { ageOf, c, nameCol, type Printer, templateWideCells, templateWideColumns } from './printers';
 
 type J = Record<string, any>;
 
@@ -76,16 +76,7 @@ function ingressAddress(status: J | undefined): string {
 /** Printers of Job and Ingress, by kind. */
 export const MORE_PRINTERS: Record<string, Printer> = {
   Job: {
-    columns: [
-      nameCol(),
-      c('Status'),
-      c('Completions'),
-      c('Duration'),
-      c('Age'),
-      c('Containers', 'string', 1),
-      c('Images', 'string', 1),
-      c('Selector', 'string', 1),
-    ],
+    columns: [nameCol(), c('Status'), c('Completions'), c('Duration'), c('Age'), ...templateWideColumns()],
     row: (o, now) => {
       const s = (o.spec ?? {}) as J;
       return [
@@ -94,8 +85,7 @@ export const MORE_PRINTERS: Record<string, Printer> = {
         jobCompletionsText(o),
         jobDurationText(o, now),
         ageOf(o, now),
-        ...images(s.template),
-        selectorText(s.selector),
+        ...templateWideCells(s),
       ];
     },
   },

@@ -45,6 +45,17 @@ interface Webhook {
 
 type Verdict = { ok: true; object?: KubeObject } | { ok: false; status: StatusObject };
 
+/** One webhook call of an admission request: the request's resource, operation and objects. */
+interface AdmissionCall {
+  res: ResourceInfo;
+  operation: string;
+  object: KubeObject | undefined;
+  old: KubeObject | undefined;
+  sub: string | undefined;
+  dryRun: boolean;
+  mutating: boolean;
+}
+
 const has = (list: string[] | undefined, v: string) => (list ?? []).includes('*') || (list ?? []).includes(v);
 
 /** Whether a rule matches a request (operations, group, version, resource[/sub], scope). */
@@ -169,7 +180,7 @@ export class HttpWebhookRunner implements WebhookRunner {
     for (const w of this.hooks('MutatingWebhookConfiguration')) {
       const at = this.selected(w, res, operation, sub, cur, old);
       if (!at) continue;
-      const v = await this.callAt(w, at, res, operation, cur, old, sub, dryRun, true);
+      const v = await this.callAt(w, at, { res, operation, object: cur, old, sub, dryRun, mutating: true });
       if (!v.ok) return v;
       if (v.object) {
         cur = v.object;
@@ -179,7 +190,7 @@ export class HttpWebhookRunner implements WebhookRunner {
     for (const w of this.hooks('ValidatingWebhookConfiguration')) {
       const at = this.selected(w, res, operation, sub, cur, old);
       if (!at) continue;
-      const v = await this.callAt(w, at, res, operation, cur, old, sub, dryRun, false);
+      const v = await this.callAt(w, at, { res, operation, object: cur, old, sub, dryRun, mutating: false });
       if (!v.ok) return v;
     }
     return mutated ? { ok: true, object: cur } : { ok: true };
@@ -190,39 +201,22 @@ export class HttpWebhookRunner implements WebhookRunner {
    * version first, a mutated object converted back. A failed conversion is a 500 whatever the
    * failure policy, as kube-apiserver's dispatcher answers.
    */
-  private async callAt(
-    w: Webhook,
-    at: ResourceInfo,
-    res: ResourceInfo,
-    operation: string,
-    object: KubeObject | undefined,
-    old: KubeObject | undefined,
-    sub: string | undefined,
-    dryRun: boolean,
-    mutating: boolean,
-  ): Promise<Verdict> {
-    if (at === res) return this.call(w, at, res, operation, object, old, sub, dryRun, mutating);
+  private async callAt(w: Webhook, at: ResourceInfo, req: AdmissionCall): Promise<Verdict> {
+    const { res, object, old } = req;
+    if (at === res) return this.call(w, at, req);
     const objs = [object, old].filter((o): o is KubeObject => o !== undefined);
     const conv = await viewsOf(this.conversion, objs, at, at.apiVersion);
     if (!conv.ok) return conv;
     const [o2, old2] = object ? conv.objects : [undefined, conv.objects[0]];
-    const v = await this.call(w, at, res, operation, o2, old2, sub, dryRun, mutating);
+    const v = await this.call(w, at, { ...req, object: o2, old: old2 });
     if (!v.ok || !v.object) return v;
     const back = await viewsOf(this.conversion, [v.object], res, res.apiVersion);
     return back.ok ? { ok: true, object: back.objects[0] } : back;
   }
 
-  private async call(
-    w: Webhook,
-    at: ResourceInfo,
-    res: ResourceInfo,
-    operation: string,
-    object: KubeObject | undefined,
-    old: KubeObject | undefined,
-    sub: string | undefined,
-    dryRun: boolean,
-    mutating: boolean,
-  ): Promise<Verdict> {
+  /** Calls `w` at resource `at` with the objects as they are (already at `at`'s version). */
+  private async call(w: Webhook, at: ResourceInfo, req: AdmissionCall): Promise<Verdict> {
+    const { res, operation, object, old, sub, dryRun, mutating } = req;
     const target = object ?? old;
     const gvk = { group: at.group, version: at.version, kind: at.kind };
     const gvr = { group: at.group, version: at.version, resource: at.plural };

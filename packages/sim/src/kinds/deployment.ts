@@ -18,6 +18,7 @@ import {
 import type { Deployment, DeploymentCondition, DeploymentStatus, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
 import type { ControllerRegistration } from '../controllers';
+import { controlledOfKind, ownedOfKind } from './owned';
 
 export const POD_TEMPLATE_HASH = 'pod-template-hash';
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
@@ -252,21 +253,8 @@ export const deploymentController: ControllerRegistration = {
   kind: 'Deployment',
   apiVersion: 'apps/v1',
   reconcile: (store, obj, now) => {
-    const uid = obj.metadata.uid;
-    const replicaSets = uid
-      ? (store
-          .listOwnedBy(uid)
-          .filter(
-            (o) =>
-              o.kind === 'ReplicaSet' &&
-              o.metadata.ownerReferences?.some((r) => r.uid === uid && r.controller),
-          ) as unknown as ReplicaSet[])
-      : [];
-    const pods = replicaSets.flatMap((rs) =>
-      rs.metadata?.uid
-        ? (store.listOwnedBy(rs.metadata.uid).filter((o) => o.kind === 'Pod') as unknown as Pod[])
-        : [],
-    );
+    const replicaSets = controlledOfKind<ReplicaSet>(store, obj, 'ReplicaSet');
+    const pods = replicaSets.flatMap((rs) => ownedOfKind<Pod>(store, rs, 'Pod'));
     return reconcileDeployment({ deployment: obj as unknown as Deployment, replicaSets, pods, now });
   },
 };

@@ -26,6 +26,7 @@ import {
 import type { Job, JobCondition, JobSpec, JobStatus } from 'kubernetes-types/batch/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { ControllerRegistration } from '../controllers';
+import { controlledOfKind } from './owned';
 import { deleteFirst } from './replicaset';
 
 /** The annotation that sets how long a Job's pod runs (seconds Ready) before it counts as succeeded. */
@@ -215,15 +216,6 @@ export function reconcileJob(job: Job, owned: Pod[], now: string): ReconcileResu
 export const jobController: ControllerRegistration = {
   kind: 'Job',
   apiVersion: 'batch/v1',
-  reconcile: (store, obj, now) => {
-    const uid = obj.metadata.uid;
-    const owned = uid
-      ? (store
-          .listOwnedBy(uid)
-          .filter(
-            (o) => o.kind === 'Pod' && o.metadata.ownerReferences?.some((r) => r.uid === uid && r.controller),
-          ) as unknown as Pod[])
-      : [];
-    return reconcileJob(obj as unknown as Job, owned, now);
-  },
+  reconcile: (store, obj, now) =>
+    reconcileJob(obj as unknown as Job, controlledOfKind<Pod>(store, obj, 'Pod'), now),
 };

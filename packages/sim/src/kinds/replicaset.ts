@@ -20,6 +20,7 @@ import {
 import type { ReplicaSet, ReplicaSetStatus } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { ControllerRegistration } from '../controllers';
+import { controlledOfKind } from './owned';
 
 /** Pending < Unknown < Running (Kubernetes' `ActivePods` phase order). */
 const PHASE_RANK: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
@@ -140,15 +141,6 @@ export function reconcileReplicaSet(
 export const replicaSetController: ControllerRegistration = {
   kind: 'ReplicaSet',
   apiVersion: 'apps/v1',
-  reconcile: (store, obj, now) => {
-    const uid = obj.metadata.uid;
-    const owned = uid
-      ? (store
-          .listOwnedBy(uid)
-          .filter(
-            (o) => o.kind === 'Pod' && o.metadata.ownerReferences?.some((r) => r.uid === uid && r.controller),
-          ) as unknown as Pod[])
-      : [];
-    return reconcileReplicaSet(obj as unknown as ReplicaSet, owned, now);
-  },
+  reconcile: (store, obj, now) =>
+    reconcileReplicaSet(obj as unknown as ReplicaSet, controlledOfKind<Pod>(store, obj, 'Pod'), now),
 };

@@ -4,6 +4,7 @@
 // strategy None such as AdvancedCronJob: only apiVersion changes). GET, LIST, WATCH, CREATE,
 // UPDATE, PATCH, status and scale.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cronJobOfJobs } from '../jobFixtures';
 import { asts } from './conversionFixtures';
 import { call, startTestServer, WatchReader } from './helpers';
 
@@ -146,21 +147,11 @@ describe('Advanced StatefulSet v1alpha1 <-> v1beta1 in process (controllers: all
   });
 
   it('a CRD with strategy None (AdvancedCronJob): stored at its storage version v1beta1, only apiVersion changes', async () => {
-    const acj = {
+    const acj = cronJobOfJobs('cron', {
       apiVersion: 'apps.kruise.io/v1alpha1',
-      kind: 'AdvancedCronJob',
-      metadata: { name: 'cron' },
-      spec: {
-        schedule: '*/5 * * * *',
-        template: {
-          jobTemplate: {
-            spec: {
-              template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } },
-            },
-          },
-        },
-      },
-    };
+      schedule: '*/5 * * * *',
+      image: 'busybox',
+    });
     const r = await call(
       s.url,
       'POST',

@@ -2,31 +2,22 @@
 // the server POSTs a ConversionReview over HTTPS (trusting the caBundle) and stores / serves what
 // it returns (only labels and annotations of the returned metadata are kept); a failing webhook
 // gives the client a 500 Status; strategy None rewrites only apiVersion; Webhook without a
-// clientConfig falls back to the in-process converter. The webhook uses a throwaway openssl
-// certificate (skipped with a message where openssl is missing).
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+// clientConfig falls back to the in-process converter. The webhook (fakeWebhook.ts) uses a
+// throwaway openssl certificate (skipped with a message where openssl is missing).
 import { convertStatefulSet } from '@kruise-ts/statefulset';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asts } from './conversionFixtures';
+import { type FakeWebhook, haveOpenssl, startFakeWebhook } from './fakeWebhook';
 import { call, startTestServer, WatchReader } from './helpers';
 
-const OPENSSL = '/usr/bin/openssl';
-const HAVE = existsSync(OPENSSL);
-if (!HAVE) console.warn(`conversion webhook tests skipped: ${OPENSSL} is missing`);
+const HAVE = haveOpenssl('conversion webhook tests');
 
 const A1 = '/apis/apps.kruise.io/v1alpha1/namespaces/default/statefulsets';
 const B1 = '/apis/apps.kruise.io/v1beta1/namespaces/default/statefulsets';
 const CRD = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/statefulsets.apps.kruise.io';
 
 let s: Awaited<ReturnType<typeof startTestServer>>;
-let hook: Server;
-let hookPort = 0;
-let ca = '';
-const reviews: any[] = [];
+let hook: FakeWebhook;
 /** How the fake webhook answers. */
 let mode: 'ok' | 'failure' | 'bad-uid' | 'http-500' = 'ok';
 
@@ -60,9 +51,9 @@ async function setConversion(conversion: unknown): Promise<void> {
   expect(r.status).toBe(200);
 }
 
-const webhookConversion = (versions = ['v1', 'v1beta1'], url = `https://127.0.0.1:${hookPort}/convert`) => ({
+const webhookConversion = (versions = ['v1', 'v1beta1'], url = hook.url('/convert')) => ({
   strategy: 'Webhook',
-  webhook: { clientConfig: { url, caBundle: ca }, conversionReviewVersions: versions },
+  webhook: { clientConfig: { url, caBundle: hook.ca }, conversionReviewVersions: versions },
 });
 
 const stored = (name: string) =>
@@ -71,52 +62,14 @@ const stored = (name: string) =>
 describe.skipIf(!HAVE)('CRD conversion webhooks (controllers: none)', () => {
   beforeAll(async () => {
     s = await startTestServer({ controllers: 'none' });
-    const key = join(s.dir, 'key.pem');
-    const cert = join(s.dir, 'cert.pem');
-    execFileSync(
-      OPENSSL,
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      ],
-      { stdio: 'ignore' },
-    );
-    ca = Buffer.from(readFileSync(cert)).toString('base64');
-    hook = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
-      let body = '';
-      req.on('data', (c) => {
-        body += c;
-      });
-      req.on('end', () => {
-        const review = JSON.parse(body);
-        reviews.push({ url: req.url, review });
-        if (mode === 'http-500') {
-          res.writeHead(500).end('boom');
-          return;
-        }
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify(answer(review)));
-      });
+    hook = await startFakeWebhook(s.dir, (review) => {
+      if (mode === 'http-500') throw new Error('boom');
+      return answer(review);
     });
-    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-    hookPort = (hook.address() as AddressInfo).port;
   });
   afterAll(async () => {
     await s?.close();
-    await new Promise<void>((resolve) => (hook ? hook.close(() => resolve()) : resolve()));
+    await hook?.close();
   });
 
   it('strategy None (the CRD as packages/api ships it): only apiVersion is rewritten, v1beta1-only fields stay', async () => {
@@ -131,7 +84,7 @@ describe.skipIf(!HAVE)('CRD conversion webhooks (controllers: none)', () => {
       apiVersion: 'apps.kruise.io/v1beta1',
       spec: { reserveOrdinals: [0] },
     });
-    expect(reviews).toHaveLength(0);
+    expect(hook.received).toHaveLength(0);
   });
 
   it('strategy Webhook: a v1alpha1 CREATE is converted by the webhook (ConversionReview v1, ?timeout=30s) and stored at v1beta1', async () => {
@@ -143,14 +96,14 @@ describe.skipIf(!HAVE)('CRD conversion webhooks (controllers: none)', () => {
       asts('hooked', 'apps.kruise.io/v1alpha1', { reserveOrdinals: [0] }),
     );
     expect(r.status).toBe(201);
-    const review = reviews.find((x) => x.review.request.desiredAPIVersion === 'apps.kruise.io/v1beta1');
-    expect(review.url).toBe('/convert?timeout=30s');
-    expect(review.review).toMatchObject({
+    const review = hook.received.find((x) => x.review.request.desiredAPIVersion === 'apps.kruise.io/v1beta1');
+    expect(review?.path).toBe('/convert?timeout=30s');
+    expect(review?.review).toMatchObject({
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'ConversionReview',
       request: { objects: [{ apiVersion: 'apps.kruise.io/v1alpha1', metadata: { name: 'hooked' } }] },
     });
-    expect(typeof review.review.request.uid).toBe('string');
+    expect(typeof review?.review.request.uid).toBe('string');
     const obj = stored('hooked');
     expect(obj.apiVersion).toBe('apps.kruise.io/v1beta1');
     expect(obj.spec.reserveOrdinals).toBeUndefined(); // the webhook's field-by-field conversion
@@ -161,24 +114,24 @@ describe.skipIf(!HAVE)('CRD conversion webhooks (controllers: none)', () => {
   });
 
   it('GET at v1alpha1 calls the webhook; GET at v1beta1 (the storage version) does not', async () => {
-    const before = reviews.length;
+    const before = hook.received.length;
     const b = await call(s.url, 'GET', `${B1}/hooked`);
     expect(b.body.apiVersion).toBe('apps.kruise.io/v1beta1');
-    expect(reviews.length).toBe(before);
+    expect(hook.received.length).toBe(before);
     const a = await call(s.url, 'GET', `${A1}/hooked`);
     expect(a.status).toBe(200);
     expect(a.body.apiVersion).toBe('apps.kruise.io/v1alpha1');
-    expect(reviews.length).toBe(before + 1);
-    expect(reviews.at(-1).review.request.desiredAPIVersion).toBe('apps.kruise.io/v1alpha1');
+    expect(hook.received.length).toBe(before + 1);
+    expect(hook.received.at(-1)?.review.request.desiredAPIVersion).toBe('apps.kruise.io/v1alpha1');
   });
 
   it('LIST at v1alpha1 converts every item in one ConversionReview', async () => {
-    const before = reviews.length;
+    const before = hook.received.length;
     const r = await call(s.url, 'GET', A1);
     expect(r.status).toBe(200);
     expect(r.body.items.map((o: any) => o.metadata.name).sort()).toEqual(['hooked', 'none']);
-    expect(reviews.length).toBe(before + 1);
-    expect(reviews.at(-1).review.request.objects).toHaveLength(2);
+    expect(hook.received.length).toBe(before + 1);
+    expect(hook.received.at(-1)?.review.request.objects).toHaveLength(2);
   });
 
   it('WATCH at v1alpha1 streams webhook-converted objects in order', async () => {
@@ -206,7 +159,7 @@ describe.skipIf(!HAVE)('CRD conversion webhooks (controllers: none)', () => {
   it('conversionReviewVersions [v1beta1]: the review is sent as apiextensions.k8s.io/v1beta1', async () => {
     await setConversion(webhookConversion(['v1beta1']));
     await call(s.url, 'GET', `${A1}/hooked`);
-    expect(reviews.at(-1).review.apiVersion).toBe('apiextensions.k8s.io/v1beta1');
+    expect(hook.received.at(-1)?.review.apiVersion).toBe('apiextensions.k8s.io/v1beta1');
     await setConversion(webhookConversion());
   });
 
@@ -257,7 +210,7 @@ describe.skipIf(!HAVE)('CRD conversion webhooks (controllers: none)', () => {
 
   it('strategy Webhook without a clientConfig: the in-process converter (convertStatefulSet) is used', async () => {
     await setConversion({ strategy: 'Webhook' });
-    const before = reviews.length;
+    const before = hook.received.length;
     const r = await call(
       s.url,
       'POST',
@@ -267,6 +220,6 @@ describe.skipIf(!HAVE)('CRD conversion webhooks (controllers: none)', () => {
     expect(r.status).toBe(201);
     expect(stored('inproc').apiVersion).toBe('apps.kruise.io/v1beta1');
     expect(stored('inproc').spec.reserveOrdinals).toBeUndefined();
-    expect(reviews.length).toBe(before);
+    expect(hook.received.length).toBe(before);
   });
 });

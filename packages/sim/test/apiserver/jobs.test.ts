@@ -8,6 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobCompletionsText, jobDurationText, jobStatusText } from '../../src/apiserver/printersMore';
+import { cronJobOfJobs } from '../jobFixtures';
 import { call, startTestServer, WatchReader } from './helpers';
 
 const JOBS = '/apis/batch/v1/namespaces/default/jobs';
@@ -121,21 +122,7 @@ describe('batch/v1 Jobs with the simulator playing kruise (controllers: all)', (
   });
 
   it('AC4: an AdvancedCronJob with a jobTemplate creates Jobs through the API server, which complete', async () => {
-    const acj = {
-      apiVersion: 'apps.kruise.io/v1beta1',
-      kind: 'AdvancedCronJob',
-      metadata: { name: 'hello' },
-      spec: {
-        schedule: '*/1 * * * *',
-        template: {
-          jobTemplate: {
-            spec: {
-              template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox:1' }] } },
-            },
-          },
-        },
-      },
-    };
+    const acj = cronJobOfJobs('hello');
     expect(
       (await call(s.url, 'POST', '/apis/apps.kruise.io/v1beta1/namespaces/default/advancedcronjobs', acj))
         .status,

@@ -3,16 +3,20 @@
 // group and resource, with the object converted to that version (`kind`/`resource` name it,
 // `requestKind`/`requestResource` the request's), and a mutation converted back; `Exact` does not.
 // The pure choice (`webhookResource`) first, then over HTTPS against a webhook server with an
-// openssl certificate (skipped with a message where openssl is missing).
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+// openssl certificate (fakeWebhook.ts; skipped with a message where openssl is missing).
 import { crdManifests } from '@kruise-ts/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Registry } from '../../src/apiserver/registry';
 import { webhookResource } from '../../src/apiserver/webhooks';
+import {
+  admissionReview,
+  type FakeWebhook,
+  haveOpenssl,
+  jsonPatch,
+  MUTATING_CONFIGS,
+  startFakeWebhook,
+  VALIDATING_CONFIGS,
+} from './fakeWebhook';
 import { call, startTestServer } from './helpers';
 
 const reg = new Registry(crdManifests());
@@ -58,99 +62,59 @@ describe('webhookResource (kube-apiserver ShouldCallHook)', () => {
   });
 });
 
-const OPENSSL = '/usr/bin/openssl';
-const HAVE = existsSync(OPENSSL);
-if (!HAVE) console.warn(`matchPolicy webhook tests skipped: ${OPENSSL} is missing`);
+const HAVE = haveOpenssl('matchPolicy webhook tests');
 
 let s: Awaited<ReturnType<typeof startTestServer>>;
-let hook: Server;
-const reviews: { path: string; request: any }[] = [];
+let hook: FakeWebhook;
 const ILPJ = (v: string) => `/apis/apps.kruise.io/${v}/namespaces/default/imagelistpulljobs`;
 const ASTS = (v: string) => `/apis/apps.kruise.io/${v}/namespaces/default/statefulsets`;
-const seen = (path: string) => reviews.filter((r) => r.path === path).map((r) => r.request);
+const seen = (path: string) => hook.received.filter((r) => r.path === path).map((r) => r.review.request);
 
 describe.skipIf(!HAVE)('matchPolicy over HTTPS (controllers: none)', () => {
   beforeAll(async () => {
     s = await startTestServer({ controllers: 'none' });
-    const key = join(s.dir, 'key.pem');
-    const cert = join(s.dir, 'cert.pem');
-    execFileSync(
-      OPENSSL,
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-    const ca = Buffer.from(readFileSync(cert)).toString('base64');
-    hook = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
-      let body = '';
-      req.on('data', (c) => {
-        body += c;
-      });
-      req.on('end', () => {
-        const r = JSON.parse(body).request;
-        reviews.push({ path: req.url ?? '', request: r });
-        let response: Record<string, unknown> = { uid: r.uid, allowed: true };
-        if (req.url === '/mutate') {
-          // a patch valid only at v1alpha1's shape would do the same: it is applied at the webhook's version
-          const patch = [{ op: 'add', path: '/metadata/labels', value: { seen: r.kind.version } }];
-          response = {
-            ...response,
-            patchType: 'JSONPatch',
-            patch: Buffer.from(JSON.stringify(patch)).toString('base64'),
-          };
-        } else if (req.url === '/validate' && (r.object ?? r.oldObject)?.metadata?.name === 'deny-me')
-          response = { uid: r.uid, allowed: false, status: { code: 403, message: 'not that one' } };
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }));
-      });
+    hook = await startFakeWebhook(s.dir, (review, path) => {
+      const r = review.request;
+      if (path === '/mutate')
+        // a patch valid only at v1alpha1's shape would do the same: it is applied at the webhook's version
+        return admissionReview({
+          uid: r.uid,
+          allowed: true,
+          ...jsonPatch([{ op: 'add', path: '/metadata/labels', value: { seen: r.kind.version } }]),
+        });
+      if (path === '/validate' && (r.object ?? r.oldObject)?.metadata?.name === 'deny-me')
+        return admissionReview({
+          uid: r.uid,
+          allowed: false,
+          status: { code: 403, message: 'not that one' },
+        });
+      return admissionReview({ uid: r.uid, allowed: true });
     });
-    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-    const port = (hook.address() as AddressInfo).port;
-    const wh = (name: string, path: string, rules: unknown[], extra: Record<string, unknown> = {}) => ({
-      name,
-      clientConfig: { url: `https://127.0.0.1:${port}${path}`, caBundle: ca },
-      rules,
-      sideEffects: 'None',
-      admissionReviewVersions: ['v1'],
-      ...extra,
-    });
-    await call(s.url, 'POST', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', {
+    await call(s.url, 'POST', MUTATING_CONFIGS, {
       metadata: { name: 'm' },
-      webhooks: [wh('milpj.test.io', '/mutate', [rule('v1alpha1')])],
+      webhooks: [hook.webhook('milpj.test.io', '/mutate', [rule('v1alpha1')])],
     });
-    await call(s.url, 'POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', {
+    await call(s.url, 'POST', VALIDATING_CONFIGS, {
       metadata: { name: 'v' },
       webhooks: [
-        wh('vexact.test.io', '/exact', [rule('v1alpha1')], { matchPolicy: 'Exact' }),
-        wh('vilpj.test.io', '/validate', [rule('v1alpha1', ['imagelistpulljobs'], ['CREATE', 'DELETE'])], {
-          matchPolicy: 'Equivalent',
-        }),
-        wh('vsts.test.io', '/sts', [rule('v1beta1', ['statefulsets'])]),
+        hook.webhook('vexact.test.io', '/exact', [rule('v1alpha1')], { matchPolicy: 'Exact' }),
+        hook.webhook(
+          'vilpj.test.io',
+          '/validate',
+          [rule('v1alpha1', ['imagelistpulljobs'], ['CREATE', 'DELETE'])],
+          { matchPolicy: 'Equivalent' },
+        ),
+        hook.webhook('vsts.test.io', '/sts', [rule('v1beta1', ['statefulsets'])]),
       ],
     });
   });
   afterAll(async () => {
     await s?.close();
-    await new Promise<void>((resolve) => (hook ? hook.close(() => resolve()) : resolve()));
+    await hook?.close();
   });
 
   it('an ImageListPullJob created at v1beta1 reaches the v1alpha1 webhooks at v1alpha1 (kind v1alpha1, requestKind v1beta1)', async () => {
-    reviews.length = 0;
+    hook.received.length = 0;
     const r = await call(s.url, 'POST', ILPJ('v1beta1'), {
       apiVersion: 'apps.kruise.io/v1beta1',
       kind: 'ImageListPullJob',
@@ -184,7 +148,7 @@ describe.skipIf(!HAVE)('matchPolicy over HTTPS (controllers: none)', () => {
   });
 
   it('at v1alpha1 every webhook is called directly (kind = requestKind = v1alpha1), Exact included', async () => {
-    reviews.length = 0;
+    hook.received.length = 0;
     const r = await call(s.url, 'POST', ILPJ('v1alpha1'), {
       apiVersion: 'apps.kruise.io/v1alpha1',
       kind: 'ImageListPullJob',
@@ -208,7 +172,7 @@ describe.skipIf(!HAVE)('matchPolicy over HTTPS (controllers: none)', () => {
   });
 
   it('DELETE at v1beta1: the webhook gets the oldObject at v1alpha1', async () => {
-    reviews.length = 0;
+    hook.received.length = 0;
     expect((await call(s.url, 'DELETE', `${ILPJ('v1beta1')}/warm`)).status).toBe(200);
     const [req] = seen('/validate');
     expect(req.operation).toBe('DELETE');
@@ -218,7 +182,7 @@ describe.skipIf(!HAVE)('matchPolicy over HTTPS (controllers: none)', () => {
   });
 
   it('a v1alpha1 Advanced StatefulSet reaches a v1beta1-only webhook as v1beta1', async () => {
-    reviews.length = 0;
+    hook.received.length = 0;
     const sts = {
       apiVersion: 'apps.kruise.io/v1alpha1',
       kind: 'StatefulSet',
