@@ -1,7 +1,8 @@
 // calculateDiffs and reconcileCloneSet at 1k, 10k and 100k pods in a mid-rollout state
 // (bench/fixture.ts), next to a baseline that makes one plain pass over the same pods.
 // Run: npx vitest bench --run packages/cloneset
-// After the vitest table, a summary prints the best time of each and the ratio to the baseline.
+// After the vitest table, a summary prints the best time of each and the ratio to the baseline;
+// reconcileCloneSet also over new pod objects (nothing memoised about them yet).
 import { afterAll, bench, describe } from 'vitest';
 import { calculateDiffs } from '../src/diffs';
 import { reconcileCloneSet } from '../src/reconcile';
@@ -16,8 +17,16 @@ const diffs = (f: BenchFixture) =>
     updateRevision: f.updateRevision,
     now: f.now,
   });
-const reconcile = (f: BenchFixture) =>
-  reconcileCloneSet({ cloneSet: f.cloneSet, pods: f.pods, revisions: f.revisions, now: f.now });
+const reconcile = (f: BenchFixture, pods: BenchFixture['pods'] = f.pods) =>
+  reconcileCloneSet({ cloneSet: f.cloneSet, pods, revisions: f.revisions, now: f.now });
+
+/**
+ * `reps + 1` lists of new pod objects with the fixture's contents (shallow copies): a reconcile
+ * over one of them cannot reuse what an earlier reconcile memoised about the pod objects
+ * (src/podMemo.ts), as when every pod changed since the last reconcile.
+ */
+const freshPodLists = (f: BenchFixture, reps: number) =>
+  Array.from({ length: reps + 1 }, () => f.pods.map((p) => ({ ...p })));
 
 function best(fn: () => unknown, reps: number): number {
   fn();
@@ -49,10 +58,13 @@ afterAll(() => {
     const base = best(() => plainPass(f.pods), reps * 4);
     const d = best(() => diffs(f), reps);
     const r = best(() => reconcile(f), reps);
+    const lists = freshPodLists(f, reps);
+    let next = 0;
+    const cold = best(() => reconcile(f, lists[next++]), reps);
     times.set(n, { base, diffs: d, rec: r });
     const actions = reconcile(f).actions.length;
     rows.push(
-      `${String(n).padStart(7)} pods  baseline ${base.toFixed(2).padStart(8)} ms  calculateDiffs ${d.toFixed(2).padStart(8)} ms (${(d / base).toFixed(1)}x)  reconcileCloneSet ${r.toFixed(1).padStart(8)} ms (${(r / base).toFixed(1)}x, ${actions} actions)`,
+      `${String(n).padStart(7)} pods  baseline ${base.toFixed(2).padStart(8)} ms  calculateDiffs ${d.toFixed(2).padStart(8)} ms (${(d / base).toFixed(1)}x)  reconcileCloneSet ${r.toFixed(1).padStart(8)} ms (${(r / base).toFixed(1)}x, ${actions} actions)  with new pod objects ${cold.toFixed(1).padStart(8)} ms (${(cold / base).toFixed(1)}x)`,
     );
   }
   const t10 = times.get(10_000)!;

@@ -1,53 +1,69 @@
 // Per-pod facts computed in one pass over the pods and shared by every step of a
 // reconcile (diffs of Scale and Update, limiter, candidates, status), so a 100k-pod
-// reconcile reads each pod's labels and conditions once.
+// reconcile reads each pod's labels and conditions at most once (and not at all for a pod
+// object an earlier reconcile has already read: podMemo.ts).
 import {
-  ANNOTATION_INPLACE_UPDATE_GRACE,
-  ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY,
-  ANNOTATION_INPLACE_UPDATE_STATE,
-  ANNOTATION_INPLACE_UPDATE_STATE_LEGACY,
   CONDITION_INPLACE_UPDATE_READY,
   LABEL_LIFECYCLE_STATE,
-  LABEL_POD_TEMPLATE_HASH,
   type LifecycleState,
   LifecycleStates,
 } from '@kruise-ts/api';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import type { PodClassification } from './diffs';
-import { podLifecycleState, revisionMatcher, updateReady } from './predicates';
+import {
+  isInPlaceRefreshNoopWith,
+  isRefreshNoopState,
+  PodBits,
+  type PodContentFacts,
+  podContentFacts,
+} from './podMemo';
+import { revisionLabelMatcher, specifiedDeleteNamesOf, timeMillis } from './predicates';
 
 // Per-pod loops read these local copies of imported constants: under vitest's module runner
 // every read of an imported binding is a getter call (measurable at 100k pods); same values.
-const GRACE = ANNOTATION_INPLACE_UPDATE_GRACE;
-const GRACE_LEGACY = ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY;
-const STATE = ANNOTATION_INPLACE_UPDATE_STATE;
-const STATE_LEGACY = ANNOTATION_INPLACE_UPDATE_STATE_LEGACY;
 const IPU_READY = CONDITION_INPLACE_UPDATE_READY;
 const LIFECYCLE_LABEL = LABEL_LIFECYCLE_STATE;
-const TEMPLATE_HASH_LABEL = LABEL_POD_TEMPLATE_HASH;
 const { Normal, PreparingDelete, PreparingUpdate } = LifecycleStates;
+const { READY, SPECIFIED_LABEL } = PodBits;
+const POD_REFRESH_NOOP = PodBits.REFRESH_NOOP;
+const POD_GRACE_KEY = PodBits.GRACE_KEY;
+const POD_IN_PLACE_REFRESH_NOOP = PodBits.IN_PLACE_REFRESH_NOOP;
 
 const UPDATED = 1;
 const SPECIFIED = 2;
 const UPDATE_READY = 4;
 const AVAILABLE = 8;
 const REFRESH_NOOP = 16;
+const GRACE_KEY = 32;
+const IN_PLACE_REFRESH_NOOP = 64;
 
 /**
- * What the rules of §4 say about each pod at `now`, stored column-wise (one flag byte and one
- * lifecycle state per pod) so that a 100k-pod reconcile allocates no per-pod object.
+ * What the rules of §4 say about each pod at `now`, stored column-wise (one flag byte, one
+ * order bucket, one lifecycle state and the pod's memoised content facts per pod), so the later
+ * steps (candidates, update order, limiter, status) answer from the table instead of reading
+ * the pods again.
  */
 export class PodFacts {
   private readonly flags: Uint8Array;
+  private readonly buckets: Uint8Array;
   private readonly states: LifecycleState[];
+  private readonly contents: PodContentFacts[];
   constructor(readonly length: number) {
     this.flags = new Uint8Array(length);
+    this.buckets = new Uint8Array(length);
     this.states = new Array(length);
+    this.contents = new Array(length);
   }
   /** @internal */
-  set(i: number, state: LifecycleState, flags: number): void {
+  set(i: number, state: LifecycleState, flags: number, bucket = 0, content?: PodContentFacts): void {
     this.states[i] = state;
     this.flags[i] = flags;
+    this.buckets[i] = bucket;
+    if (content !== undefined) this.contents[i] = content;
+  }
+  /** @internal The memoised content facts of the pod (podMemo.ts), when the table was built from them. */
+  content(i: number): PodContentFacts | undefined {
+    return this.contents[i];
   }
   /** `hashEquals(pod, updateRevision)` (§4.3). */
   updated(i: number): boolean {
@@ -69,15 +85,30 @@ export class PodFacts {
   available(i: number): boolean {
     return (this.flags[i] & AVAILABLE) !== 0;
   }
-  /** The Update refresh cannot change this pod ({@link isRefreshNoop}). */
+  /** The Update refresh cannot change this pod (`isRefreshNoop`). */
   refreshNoop(i: number): boolean {
     return (this.flags[i] & REFRESH_NOOP) !== 0;
+  }
+  /** The in-place part of the refresh cannot change this pod ({@link isInPlaceRefreshNoop}). */
+  inPlaceRefreshNoop(i: number): boolean {
+    return (this.flags[i] & IN_PLACE_REFRESH_NOOP) !== 0;
+  }
+  /** The pod carries an in-place grace annotation key (core's `hasInPlaceUpdateGrace`, §9.2). */
+  inPlaceGrace(i: number): boolean {
+    return (this.flags[i] & GRACE_KEY) !== 0;
+  }
+  /** The update-order bucket of rules 1–3 of §9.3.1 (podMemo.ts `leadingBucketOf`). */
+  orderBucket(i: number): number {
+    return this.buckets[i];
   }
 }
 
 /**
- * Computes the facts of every pod, in pod order, in one pass (each pod's labels, annotations
- * and conditions are read while they are in cache).
+ * Computes the facts of every pod, in pod order. Each pod's own content is read once per pod
+ * object and memoised across reconciles ({@link podContentFacts}); what depends on this
+ * reconcile — the update revision, `podsToDelete`, `minReadySeconds` and `now` — is applied
+ * here to those facts. `contents`, when given, holds each pod's content facts (same order; the
+ * listing step already looked them up).
  */
 export function computePodFacts(
   pods: readonly Pod[],
@@ -85,26 +116,61 @@ export function computePodFacts(
   isSpecifiedDelete: (pod: Pod) => boolean,
   minReadySeconds: number,
   nowMs: number,
+  contents?: readonly PodContentFacts[],
 ): PodFacts {
-  const onUpdate = revisionMatcher(updateRevision);
+  const onUpdate = revisionLabelMatcher(updateRevision);
+  // a predicate made by specifiedDeleteChecker is answered from the memoised label and name
+  const podsToDelete = specifiedDeleteNamesOf(isSpecifiedDelete);
+  const minReadyMs = minReadySeconds * 1000;
+  const readySinceMs = memoizedTimeMillis(); // `updateReady`'s timeMillis, each distinct text once
   const out = new PodFacts(pods.length);
   for (let i = 0; i < pods.length; i++) {
     const pod = pods[i];
-    const state = podLifecycleState(pod);
-    const ready = updateReady(pod, 0, nowMs);
-    const normal = state === '' || state === Normal;
-    const available = normal && ready && (minReadySeconds === 0 || updateReady(pod, minReadySeconds, nowMs));
+    const f = contents !== undefined ? contents[i] : podContentFacts(pod);
+    const bits = f.bits;
+    const state = f.state;
+    const ready = (bits & READY) !== 0;
+    const available =
+      ready &&
+      (state === '' || state === Normal) &&
+      (minReadySeconds === 0 || readySinceMs(f.readySince) + minReadyMs < nowMs);
+    const specified =
+      podsToDelete === undefined
+        ? isSpecifiedDelete(pod)
+        : (bits & SPECIFIED_LABEL) !== 0 || podsToDelete?.has(f.name) === true;
     out.set(
       i,
       state,
-      (onUpdate(pod) ? UPDATED : 0) |
-        (isSpecifiedDelete(pod) ? SPECIFIED : 0) |
+      (onUpdate(f.revisionLabel) ? UPDATED : 0) |
+        (specified ? SPECIFIED : 0) |
         (ready ? UPDATE_READY : 0) |
         (available ? AVAILABLE : 0) |
-        (isRefreshNoop(pod) ? REFRESH_NOOP : 0),
+        ((bits & POD_REFRESH_NOOP) !== 0 ? REFRESH_NOOP : 0) |
+        ((bits & POD_GRACE_KEY) !== 0 ? GRACE_KEY : 0) |
+        ((bits & POD_IN_PLACE_REFRESH_NOOP) !== 0 ? IN_PLACE_REFRESH_NOOP : 0),
+      f.bucket,
+      f,
     );
   }
   return out;
+}
+
+/**
+ * `timeMillis` (predicates.ts) with a memo per distinct text, for one pass over many pods (their
+ * Ready times repeat); absent, zero or unparsable → NaN, which fails every `<` comparison just
+ * as `updateReady` fails such a pod.
+ */
+function memoizedTimeMillis(): (t: string | null | undefined) => number {
+  const parsed = new Map<string, number>();
+  return (t) => {
+    if (!t) return Number.NaN;
+    let v = parsed.get(t);
+    if (v === undefined) {
+      v = timeMillis(t) ?? Number.NaN;
+      parsed.set(t, v);
+    }
+    return v;
+  };
 }
 
 /**
@@ -114,10 +180,10 @@ export function computePodFacts(
  */
 export function isRefreshNoop(pod: Pod): boolean {
   const labels = pod.metadata?.labels;
-  if (!labels || !Object.hasOwn(labels, TEMPLATE_HASH_LABEL)) return false;
-  const s = labels[LIFECYCLE_LABEL] ?? '';
-  if (s !== '' && s !== Normal && s !== PreparingDelete) return false;
-  return isInPlaceRefreshNoop(pod);
+  return (
+    isRefreshNoopState(labels, (labels?.[LIFECYCLE_LABEL] ?? '') as LifecycleState) &&
+    isInPlaceRefreshNoop(pod)
+  );
 }
 
 /**
@@ -129,28 +195,17 @@ export function isRefreshNoop(pod: Pod): boolean {
  * on such a pod is not reported.
  */
 export function isInPlaceRefreshNoop(pod: Pod): boolean {
-  const ann = pod.metadata?.annotations;
-  if (ann) {
-    if (ann[GRACE] || ann[GRACE_LEGACY]) return false;
-    const st = ann[STATE] || ann[STATE_LEGACY];
-    if (st?.includes('"next')) return false;
-  }
-  const gates = pod.spec?.readinessGates;
-  if (gates) {
-    for (let g = 0; g < gates.length; g++) {
-      if (gates[g].conditionType !== IPU_READY) continue;
-      const conds = pod.status?.conditions ?? [];
-      let c: (typeof conds)[number] | undefined;
-      for (let k = 0; k < conds.length; k++) {
-        if (conds[k].type === IPU_READY) {
-          c = conds[k];
-          break;
-        }
+  const conds = pod.status?.conditions;
+  let ipu: PodCondition | undefined;
+  if (conds) {
+    for (let k = 0; k < conds.length; k++) {
+      if (conds[k].type === IPU_READY) {
+        ipu = conds[k];
+        break;
       }
-      if (c?.status !== 'True' || (c.reason ?? '') !== '' || (c.message ?? '') !== '') return false;
     }
   }
-  return true;
+  return isInPlaceRefreshNoopWith(pod, ipu);
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   sortIndexesByActivePods,
 } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1';
+import { leadingBucketOf } from './podMemo';
 
 /**
  * §9.3.1: candidates in Kubernetes' `controller.ActivePods` order — unassigned first; Pending
@@ -24,17 +25,25 @@ export function sortIndexesForUpdate(pods: readonly Pod[], indexes: readonly num
   return sortIndexesByActivePods(pods, indexes);
 }
 
-/** Rules 1–3 of §9.3.1 as a bucket number 0..11 (assigned, phase, Ready). */
+/** Rules 1–3 of §9.3.1 as a bucket number 0..11 (assigned, phase, first Ready condition True). */
 function leadingBucket(pod: Pod): number {
-  const phase = pod.status?.phase;
-  let ready = 0;
+  let ready = false;
   for (const c of pod.status?.conditions ?? []) {
     if (c.type === 'Ready') {
-      ready = c.status === 'True' ? 1 : 0;
+      ready = c.status === 'True';
       break;
     }
   }
-  return (pod.spec?.nodeName ? 6 : 0) + (phase === 'Running' ? 4 : phase === 'Unknown' ? 2 : 0) + ready;
+  return leadingBucketOf(!!pod.spec?.nodeName, pod.status?.phase, ready);
+}
+
+/** The active-pods key of the pod at a list position (see {@link lazyUpdateOrder}). */
+export type ActivePodsKeyAt = (index: number) => ActivePodsKey;
+
+/** Keys read from the pods, each distinct timestamp parsed once. */
+function keysFromPods(pods: readonly Pod[]): ActivePodsKeyAt {
+  const time = memoizedTimeParser();
+  return (i) => activePodsKey(pods[i]!, time);
 }
 
 /**
@@ -43,9 +52,8 @@ function leadingBucket(pod: Pod): number {
  * that stops after k of n candidates pays O(n + k log n) instead of a full O(n log n) sort.
  * Exact ties go by list position, which is the stable sort's order.
  */
-function* heapOrder(pods: readonly Pod[], bucket: readonly number[]): Generator<number> {
-  const time = memoizedTimeParser(); // each distinct timestamp parsed once
-  const keys: ActivePodsKey[] = bucket.map((i) => activePodsKey(pods[i]!, time));
+function* heapOrder(bucket: readonly number[], keyAt: ActivePodsKeyAt): Generator<number> {
+  const keys: ActivePodsKey[] = bucket.map(keyAt);
   const keyIdx = bucket.map((_, k) => k); // a heap of bucket positions (position order = list order)
   const less = (a: number, b: number) => (compareActivePodsKeys(keys[a], keys[b]) || a - b) < 0;
   const down = (start: number, n: number) => {
@@ -56,7 +64,9 @@ function* heapOrder(pods: readonly Pod[], bucket: readonly number[]): Generator<
       const r = l + 1;
       const m = r < n && less(keyIdx[r], keyIdx[l]) ? r : l;
       if (!less(keyIdx[m], keyIdx[k])) return;
-      [keyIdx[k], keyIdx[m]] = [keyIdx[m], keyIdx[k]];
+      const swap = keyIdx[k];
+      keyIdx[k] = keyIdx[m];
+      keyIdx[m] = swap;
       k = m;
     }
   };
@@ -76,22 +86,27 @@ function* heapOrder(pods: readonly Pod[], bucket: readonly number[]): Generator<
  * moved to the front (a stable partition, §9.3.4), produced lazily: the candidates are split
  * into the 12 buckets of rules 1–3 and a bucket is only ordered as far as the consumer reads
  * it (a heap, {@link heapOrder}). The update limiter (§9.4) usually stops long before the end
- * of a 100k-candidate list.
+ * of a 100k-candidate list. `bucketOf` (the bucket, {@link leadingBucketOf}) and `keyAt` (the
+ * active-pods key) may answer from precomputed or memoised facts; by default both are read from
+ * the pods.
  */
 export function* lazyUpdateOrder(
   pods: readonly Pod[],
   indexes: readonly number[],
   first: (i: number) => boolean,
+  bucketOf: (i: number) => number = (i) => leadingBucket(pods[i]),
+  keyAt?: ActivePodsKeyAt,
 ): Generator<number> {
   const front: number[] = [];
   const buckets: number[][] = Array.from({ length: 12 }, () => []);
   for (const i of indexes) {
     if (first(i)) front.push(i);
-    else buckets[leadingBucket(pods[i])].push(i);
+    else buckets[bucketOf(i)].push(i);
   }
   if (front.length > 0) yield* sortIndexesForUpdate(pods, front);
+  const keys = keyAt ?? keysFromPods(pods);
   for (const b of buckets) {
     if (b.length === 0) continue;
-    yield* b.length === 1 ? b : heapOrder(pods, b);
+    yield* b.length === 1 ? b : heapOrder(b, keys);
   }
 }

@@ -5,6 +5,7 @@ import { type CloneSet, LABEL_CLONESET_INSTANCE_ID } from '@kruise-ts/api';
 import { type Action, labelSelectorAsRequirements, requirementMatches } from '@kruise-ts/core';
 import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
+import { PodBits, type PodContentFacts, podContentFacts } from './podMemo';
 import { coreRef } from './podPatch';
 import { Reasons } from './types';
 
@@ -50,6 +51,8 @@ export function controllerRefOf(cs: CloneSet): OwnerReference {
 export interface ListedPods {
   /** Active owned pods still matching the selector: "the pods". */
   active: Pod[];
+  /** The content facts of each active pod (same order), for the fact table. */
+  activeContents: PodContentFacts[];
   /** Owned pods that are terminating or finished. */
   inactive: Pod[];
   /** Active owned pods whose labels left the selector: released and ignored (§3.2). */
@@ -58,53 +61,94 @@ export interface ListedPods {
   releaseActions: Action[];
 }
 
+/** How {@link listPods} classes a pod (memoised per pod object with the key it was computed for). */
+const NOT_OWNED = 0;
+const INACTIVE = 1;
+const RELEASED = 2;
+const ACTIVE = 3;
+const POD_ACTIVE = PodBits.ACTIVE;
+
 /**
  * §1 steps 4 and 7: owned pods (never orphans: they are not adopted), split into active and
  * inactive; an active owned pod whose labels no longer match the selector is released (its
  * ownerReference to the CloneSet is removed with a merge patch) and ignored.
+ *
+ * The class of each pod depends only on the pod and on the CloneSet's namespace, identity
+ * (uid, or name without one) and selector: it is memoised on the pod's content facts together
+ * with that key (podMemo.ts), so an unchanged pod of the same CloneSet is not read again.
  */
 export function listPods(cs: CloneSet, pods: readonly Pod[]): ListedPods {
   const active: Pod[] = [];
+  const activeContents: PodContentFacts[] = [];
   const inactive: Pod[] = [];
   const released: Pod[] = [];
   const releaseActions: Action[] = [];
-  // the selector is compiled once (validation already accepted it); an invalid one matches nothing
-  let requirements: ReturnType<typeof labelSelectorAsRequirements> | undefined;
-  try {
-    requirements = labelSelectorAsRequirements(cs.spec.selector);
-  } catch {
-    requirements = undefined;
+  const classify = podClassifier(cs);
+  const key = listingKey(cs);
+  for (const pod of pods) {
+    const f = podContentFacts(pod);
+    let c = f.listClass;
+    if (f.listKey !== key || c === undefined) {
+      c = classify(pod, (f.bits & POD_ACTIVE) !== 0);
+      f.listKey = key;
+      f.listClass = c;
+    }
+    if (c === ACTIVE) {
+      active.push(pod);
+      activeContents.push(f);
+    } else if (c === INACTIVE) inactive.push(pod);
+    else if (c === RELEASED) {
+      releaseActions.push(releaseAction(cs, pod));
+      released.push(pod);
+    }
   }
+  return { active, activeContents, inactive, released, releaseActions };
+}
+
+/** What the class of a pod depends on besides the pod: namespace, owner identity, selector. */
+function listingKey(cs: CloneSet): string {
+  const m = cs.metadata;
+  const owner = m?.uid ? `uid:${m.uid}` : `name:${m?.name ?? ''}`;
+  return `${m?.namespace ?? ''}\u0000${owner}\u0000${JSON.stringify(cs.spec.selector ?? null)}`;
+}
+
+/** The §1 step 4/7 class of a pod for this CloneSet (`active`: isPodActiveForCloneSet). */
+function podClassifier(cs: CloneSet): (pod: Pod, active: boolean) => number {
+  // the selector is compiled on first use (validation already accepted it); an invalid one matches nothing
+  let requirements: ReturnType<typeof labelSelectorAsRequirements> | undefined | false = false;
   const matches = (labels: Record<string, string>) => {
+    if (requirements === false) {
+      try {
+        requirements = labelSelectorAsRequirements(cs.spec.selector);
+      } catch {
+        requirements = undefined;
+      }
+    }
     if (requirements === undefined || requirements === null) return false;
     for (let i = 0; i < requirements.length; i++)
       if (!requirementMatches(requirements[i], labels)) return false;
     return true;
   };
-  for (const pod of pods) {
-    if (!isOwnedBy(pod, cs)) continue;
-    if (!isPodActiveForCloneSet(pod)) {
-      inactive.push(pod);
-      continue;
-    }
-    if (!matches(pod.metadata?.labels ?? {})) {
-      const uid = cs.metadata?.uid;
-      const rest = (pod.metadata?.ownerReferences ?? []).filter((r) =>
-        uid ? r.uid !== uid : !(r.kind === 'CloneSet' && r.name === cs.metadata?.name),
-      );
-      releaseActions.push({
-        verb: 'patch',
-        target: coreRef(pod, 'Pod'),
-        patchType: 'merge',
-        patch: { metadata: { ownerReferences: rest.length > 0 ? rest : null } },
-        reason: Reasons.ReleasePod,
-      });
-      released.push(pod);
-      continue;
-    }
-    active.push(pod);
-  }
-  return { active, inactive, released, releaseActions };
+  return (pod, active) => {
+    if (!isOwnedBy(pod, cs)) return NOT_OWNED;
+    if (!active) return INACTIVE;
+    return matches(pod.metadata?.labels ?? {}) ? ACTIVE : RELEASED;
+  };
+}
+
+/** The merge patch removing this CloneSet's ownerReference from a released pod (§3.2). */
+function releaseAction(cs: CloneSet, pod: Pod): Action {
+  const uid = cs.metadata?.uid;
+  const rest = (pod.metadata?.ownerReferences ?? []).filter((r) =>
+    uid ? r.uid !== uid : !(r.kind === 'CloneSet' && r.name === cs.metadata?.name),
+  );
+  return {
+    verb: 'patch',
+    target: coreRef(pod, 'Pod'),
+    patchType: 'merge',
+    patch: { metadata: { ownerReferences: rest.length > 0 ? rest : null } },
+    reason: Reasons.ReleasePod,
+  };
 }
 
 /** The instance id a pod or PVC carries (`apps.kruise.io/cloneset-instance-id`). */

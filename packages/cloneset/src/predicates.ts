@@ -62,13 +62,31 @@ export function podLifecycleState(pod: Pod): LifecycleState {
  */
 export function updateReady(pod: Pod, minReadySeconds: number, nowMs: number): boolean {
   if (pod.status?.phase !== 'Running') return false;
-  const ready = findCondition(pod, 'Ready');
-  if (ready?.status !== 'True') return false;
+  return updateReadyOf(
+    'Running',
+    findCondition(pod, 'Ready'),
+    findCondition(pod, IPU_READY),
+    minReadySeconds,
+    nowMs,
+  );
+}
+
+/**
+ * {@link updateReady} from a pod's phase and its first `Ready` and `InPlaceUpdateReady`
+ * conditions, for callers that have already found them (the fact table scans the conditions once).
+ */
+export function updateReadyOf(
+  phase: string | undefined,
+  ready: PodCondition | undefined,
+  ipu: PodCondition | undefined,
+  minReadySeconds: number,
+  nowMs: number,
+): boolean {
+  if (phase !== 'Running' || ready?.status !== 'True') return false;
   if (minReadySeconds > 0) {
     const since = timeMillis(ready.lastTransitionTime);
     if (since === undefined || !(since + minReadySeconds * 1000 < nowMs)) return false;
   }
-  const ipu = findCondition(pod, IPU_READY);
   return ipu === undefined || ipu.status === 'True';
 }
 
@@ -111,9 +129,17 @@ export function hashEquals(pod: Pod, revision: string): boolean {
  * over many pods (a CloneSet's pods carry only a few distinct revision labels).
  */
 export function revisionMatcher(revision: string): (pod: Pod) => boolean {
+  const matches = revisionLabelMatcher(revision);
+  return (pod) => matches(pod.metadata?.labels?.[REVISION_LABEL] ?? '');
+}
+
+/**
+ * {@link revisionMatcher} on the label value itself (`""` when the pod has none): equal to
+ * `revision`, or the same short hash; memoised per distinct value.
+ */
+export function revisionLabelMatcher(revision: string): (label: string) => boolean {
   const memo = new Map<string, boolean>();
-  return (pod) => {
-    const label = pod.metadata?.labels?.[REVISION_LABEL] ?? '';
+  return (label) => {
     if (label === revision) return true;
     let v = memo.get(label);
     if (v === undefined) {
@@ -140,11 +166,27 @@ export function scaleIsPodUpdate(gates: Pick<FeatureGates, 'PreparingUpdateAsUpd
 export function specifiedDeleteChecker(cloneSet: CloneSet): (pod: Pod) => boolean {
   const names = cloneSet.spec?.scaleStrategy?.podsToDelete ?? [];
   const set = names.length > 0 ? new Set(names) : undefined;
-  return (pod) => {
+  const check = (pod: Pod) => {
     const labels = pod.metadata?.labels;
     if (labels && Object.hasOwn(labels, SPECIFIED_DELETE_LABEL)) return true;
     return set?.has(pod.metadata?.name ?? '') ?? false;
   };
+  checkerNames.set(check, set ?? null);
+  return check;
+}
+
+/** The `podsToDelete` set of each predicate {@link specifiedDeleteChecker} made (`null`: none). */
+const checkerNames = new WeakMap<(pod: Pod) => boolean, ReadonlySet<string> | null>();
+
+/**
+ * For a predicate made by {@link specifiedDeleteChecker}: its `podsToDelete` names (`null` when
+ * there are none), so a caller holding the pod's label and name facts can answer it without
+ * reading the pod; `undefined` for any other predicate (the caller must call it).
+ */
+export function specifiedDeleteNamesOf(
+  isSpecifiedDelete: (pod: Pod) => boolean,
+): ReadonlySet<string> | null | undefined {
+  return checkerNames.get(isSpecifiedDelete);
 }
 
 /** The D10 switch: the process flag, or the CloneSet label equal to `"true"`. */

@@ -136,6 +136,7 @@ export function reconcileCloneSet(
     isSpecifiedDelete,
     cs.spec.minReadySeconds ?? 0,
     nowMs,
+    listed.activeContents,
   );
 
   const state: SyncState = {

@@ -46,6 +46,8 @@ export interface SyncState {
    * eligibility check and every `inPlaceUpdate` call of this reconcile (core's cache).
    */
   inPlaceCache?: InPlaceUpdateSpecCache;
+  /** The in-place update's extra mutator of this reconcile (§10.3: lifecycle `Updating`), made once. */
+  updatingMutator?: (pod: Pod) => Pod;
 }
 
 /** Records a requeue request; the shortest wins (§1 step 16). */

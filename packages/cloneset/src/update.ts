@@ -7,13 +7,15 @@ import {
   LifecycleStates,
 } from '@kruise-ts/api';
 import {
+  type ActivePodsKey,
+  activePodsKey,
   type CalculateInPlaceUpdateSpecOptions,
   cachedInPlaceUpdateSpec,
   cloneSetRevisionAdapter,
-  hasInPlaceUpdateGrace,
   inPlaceRefresh,
   inPlaceUpdate,
   lifecycleUpdateAction,
+  memoizedTimeParser,
   setPodLifecycleState,
   setPodPreparingUpdate,
   sortUpdateIndexesByPriority,
@@ -25,6 +27,7 @@ import { isInPlaceRefreshNoop, isRefreshNoop, type PodFacts } from './facts';
 import { refreshLifecycle } from './lifecycle';
 import { limitUpdateIndexes } from './limiter';
 import { lazyUpdateOrder, sortIndexesForUpdate } from './order';
+import { memoisedActivePodsKey } from './podMemo';
 import { podPatchAction } from './podPatch';
 import { hashEquals, podLifecycleState, shortHashOf } from './predicates';
 import { diffsFor } from './scale';
@@ -33,7 +36,7 @@ import { Reasons } from './types';
 
 // Per-pod code reads these local copies of imported constants: under vitest's module runner
 // every read of an imported binding is a getter call (measurable at 100k pods); same values.
-const { PreparingDelete, PreparingUpdate, Updated } = LifecycleStates;
+const { PreparingDelete, PreparingUpdate, Updated, Updating } = LifecycleStates;
 
 /** The outcome of the Update step. */
 export interface UpdateResult {
@@ -46,9 +49,20 @@ export interface UpdateResult {
  * (§11), and the `pod-template-hash` fix for pods created before Kruise v1.1 (the short hash of
  * `controller-revision-hash`). Returns the pod it should become (the same object when unchanged).
  */
-export function refreshPod(state: SyncState, pod: Pod): { pod: Pod; delaySeconds?: number; error?: string } {
+export function refreshPod(state: SyncState, pod: Pod): RefreshResult {
   if (isRefreshNoop(pod)) return { pod };
-  const r = isInPlaceRefreshNoop(pod)
+  return refreshPodWith(state, pod, isInPlaceRefreshNoop(pod));
+}
+
+/** What {@link refreshPod} returns. */
+type RefreshResult = { pod: Pod; delaySeconds?: number; error?: string };
+
+/**
+ * {@link refreshPod} for a pod whose `isRefreshNoop` is known to be false, with its
+ * `isInPlaceRefreshNoop` answer given (the Update pass has both in its fact table).
+ */
+function refreshPodWith(state: SyncState, pod: Pod, inPlaceRefreshNoop: boolean): RefreshResult {
+  const r = inPlaceRefreshNoop
     ? { pod, changed: false }
     : inPlaceRefresh(pod, {
         now: state.nowStr,
@@ -82,12 +96,11 @@ export function refreshPod(state: SyncState, pod: Pod): { pod: Pod; delaySeconds
 export function updateCandidates(pods: readonly Pod[], facts: PodFacts, updateNum: number): number[] {
   const out: number[] = [];
   for (let i = 0; i < pods.length; i++) {
-    const pod = pods[i];
     const onUpdate = facts.updated(i);
     if (updateNum > 0 ? onUpdate : !onUpdate) continue;
     const s = facts.state(i);
     if (s === PreparingDelete) continue;
-    if (s !== Updated && hasInPlaceUpdateGrace(pod)) continue;
+    if (s !== Updated && facts.inPlaceGrace(i)) continue; // hasInPlaceUpdateGrace(pod)
     out.push(i);
   }
   return out;
@@ -105,7 +118,10 @@ export function orderUpdateCandidates(state: SyncState, candidates: readonly num
   const hasPriority = !!ps && ((ps.weightPriority?.length ?? 0) > 0 || (ps.orderPriority?.length ?? 0) > 0);
   const hasScatter = !!us.scatterStrategy && us.scatterStrategy.length > 0 && candidates.length >= 2;
   // without priority or scatter the order is produced lazily, bucket by bucket
-  if (!hasPriority && !hasScatter) return lazyUpdateOrder(state.pods, candidates, isPreparingUpdate);
+  if (!hasPriority && !hasScatter) {
+    const bucketOf = (i: number) => state.facts.orderBucket(i);
+    return lazyUpdateOrder(state.pods, candidates, isPreparingUpdate, bucketOf, memoisedKeys(state));
+  }
   let order = sortIndexesForUpdate(state.pods, candidates);
   if (hasPriority) order = sortUpdateIndexesByPriority(state.pods, order, ps);
   if (hasScatter) order = sortUpdateIndexesByScatter(state.pods, order, us.scatterStrategy);
@@ -113,6 +129,18 @@ export function orderUpdateCandidates(state: SyncState, candidates: readonly num
   const rest: number[] = [];
   for (const i of order) (isPreparingUpdate(i) ? first : rest).push(i);
   return first.length === 0 ? order : [...first, ...rest];
+}
+
+/**
+ * The active-pods keys of the candidates, kept in the pods' memoised content facts: a pod that
+ * stays a candidate over several update waves has its conditions and times read once.
+ */
+function memoisedKeys(state: SyncState): (i: number) => ActivePodsKey {
+  const time = memoizedTimeParser(); // each distinct timestamp parsed once
+  return (i) => {
+    const f = state.facts.content(i);
+    return f ? memoisedActivePodsKey(f, state.pods[i], time) : activePodsKey(state.pods[i], time);
+  };
 }
 
 /** The revision a pod is on: the first revision (history order) whose name `hashEquals` it (§9.5). */
@@ -158,7 +186,7 @@ export function updatePod(state: SyncState, pod: Pod, target: ControllerRevision
         ...opts,
         now: state.nowStr,
         revisionAdapter: cloneSetRevisionAdapter,
-        extraMutator: (p) => setPodLifecycleState(p, LifecycleStates.Updating, state.nowStr, false),
+        extraMutator: updatingMutator(state),
         updateSpecCache: specCache(state),
       });
       if (res.pod) pushPatch(state, pod, res.pod, Reasons.InPlaceUpdate);
@@ -192,6 +220,12 @@ export function updatePod(state: SyncState, pod: Pod, target: ControllerRevision
     );
   }
   return {};
+}
+
+/** §10.3's extra mutator (lifecycle state `Updating` at `now`), made once per reconcile. */
+function updatingMutator(state: SyncState): (pod: Pod) => Pod {
+  state.updatingMutator ??= (p) => setPodLifecycleState(p, Updating, state.nowStr, false);
+  return state.updatingMutator;
 }
 
 /** The reconcile's UpdateSpec memo (created on first use; dropped with the state). */
@@ -228,7 +262,7 @@ export function updateCloneSet(state: SyncState): UpdateResult {
   for (let i = 0; i < state.pods.length; i++) {
     if (state.facts.refreshNoop(i)) continue;
     const pod = state.pods[i];
-    const r = refreshPod(state, pod);
+    const r = refreshPodWith(state, pod, state.facts.inPlaceRefreshNoop(i));
     if (r.error !== undefined) return { error: r.error };
     if (r.delaySeconds !== undefined) requeue(state, r.delaySeconds);
     const action = podPatchAction(pod, r.pod, Reasons.LifecycleTransition);
@@ -241,9 +275,12 @@ export function updateCloneSet(state: SyncState): UpdateResult {
   if (state.cs.spec.updateStrategy?.paused) return {};
   const diffs = diffsFor(state, false);
   if (diffs.updateNum === 0) return {};
-  const target = diffs.updateNum > 0 ? state.updateRevision : state.currentRevision;
-  const candidates = updateCandidates(state.pods, state.facts, diffs.updateNum);
-  const ordered = orderUpdateCandidates(state, candidates);
+  const toUpdate = diffs.updateNum > 0;
+  const target = toUpdate ? state.updateRevision : state.currentRevision;
+  // lazy: the limiter starts this sequence only when its budget allows an update at all
+  const ordered = lazily(() =>
+    orderUpdateCandidates(state, updateCandidates(state.pods, state.facts, diffs.updateNum)),
+  );
   const accepted = limitUpdateIndexes(
     diffs,
     ordered,
@@ -252,10 +289,16 @@ export function updateCloneSet(state: SyncState): UpdateResult {
     state.cs.spec.minReadySeconds ?? 0,
     state.nowMs,
     (i) => state.facts.available(i),
+    toUpdate ? (i) => state.facts.updated(i) : undefined,
   );
   for (const idx of accepted) {
     const r = updatePod(state, state.pods[idx], target);
     if (r.error !== undefined) return r;
   }
   return {};
+}
+
+/** The sequence `make()` returns, built only when the first element is asked for. */
+function* lazily<T>(make: () => Iterable<T>): Generator<T> {
+  yield* make();
 }

@@ -101,17 +101,17 @@ function writeState(
   finalizers: string[] = [],
 ): Pod {
   const meta = pod.metadata ?? {};
-  const allFinalizers = [...(meta.finalizers ?? [])];
-  for (const f of finalizers) if (!allFinalizers.includes(f)) allFinalizers.push(f);
-  return {
-    ...pod,
-    metadata: {
-      ...meta,
-      labels: { ...(meta.labels ?? {}), ...extraLabels, [LABEL_LIFECYCLE_STATE]: state },
-      annotations: { ...(meta.annotations ?? {}), [ANNOTATION_LIFECYCLE_TIMESTAMP]: formatTime(now) },
-      ...(finalizers.length > 0 ? { finalizers: allFinalizers } : {}),
-    },
+  const metadata = {
+    ...meta,
+    labels: { ...(meta.labels ?? {}), ...extraLabels, [LABEL_LIFECYCLE_STATE]: state },
+    annotations: { ...(meta.annotations ?? {}), [ANNOTATION_LIFECYCLE_TIMESTAMP]: formatTime(now) },
   };
+  if (finalizers.length > 0) {
+    const allFinalizers = [...(meta.finalizers ?? [])];
+    for (const f of finalizers) if (!allFinalizers.includes(f)) allFinalizers.push(f);
+    metadata.finalizers = allFinalizers;
+  }
+  return { ...pod, metadata };
 }
 
 /**
@@ -177,20 +177,16 @@ export function lifecycleRefreshTarget(
   checks: LifecycleRefreshChecks = {},
 ): LifecycleState | undefined {
   const current = getPodLifecycleState(pod);
-  const afterUpdate = (): LifecycleState =>
-    lifecycle && !isAllHooked(lifecycle.inPlaceUpdate, pod)
-      ? LifecycleStates.Updated
-      : LifecycleStates.Normal;
   let target: LifecycleState | undefined;
   switch (current) {
     case LifecycleStates.PreparingNormal:
       if (!lifecycle?.preNormal || isAllHooked(lifecycle.preNormal, pod)) target = LifecycleStates.Normal;
       break;
     case LifecycleStates.PreparingUpdate:
-      if (truthy(checks.atUpdateRevision)) target = afterUpdate();
+      if (truthy(checks.atUpdateRevision)) target = stateAfterUpdate(pod, lifecycle);
       break;
     case LifecycleStates.Updating:
-      if (truthy(checks.updateCompleted)) target = afterUpdate();
+      if (truthy(checks.updateCompleted)) target = stateAfterUpdate(pod, lifecycle);
       break;
     case LifecycleStates.Updated:
       if (!lifecycle?.inPlaceUpdate || isAllHooked(lifecycle.inPlaceUpdate, pod))
@@ -198,6 +194,17 @@ export function lifecycleRefreshTarget(
       break;
   }
   return target !== undefined && target !== current ? target : undefined;
+}
+
+/**
+ * The §3.3 state after an update: `Updated` when a lifecycle is set and the pod is not
+ * all-hooked on inPlaceUpdate (absent hook = not all-hooked), else `Normal`. (A plain function,
+ * not a closure per call: the refresh runs for every pod.)
+ */
+function stateAfterUpdate(pod: Pod, lifecycle: Lifecycle | null | undefined): LifecycleState {
+  return lifecycle && !isAllHooked(lifecycle.inPlaceUpdate, pod)
+    ? LifecycleStates.Updated
+    : LifecycleStates.Normal;
 }
 
 /**

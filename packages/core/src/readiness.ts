@@ -45,6 +45,7 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
  * checked against the month). The fast path of per-pod time formatting: no Date is built.
  */
 function isCanonicalRFC3339(s: string): boolean {
+  if (s === lastCanonical) return true;
   if (s.length !== 20) return false;
   const m = CANONICAL.exec(s);
   if (!m) return false;
@@ -54,8 +55,18 @@ function isCanonicalRFC3339(s: string): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   const dim = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!;
-  return day <= dim && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 60;
+  const ok = day <= dim && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 60;
+  if (ok) lastCanonical = s;
+  return ok;
 }
+
+/**
+ * The last text {@link isCanonicalRFC3339} accepted. A reconcile formats the same `now` for
+ * every pod it writes (thousands of times), so remembering one accepted text turns the regex
+ * and range checks into one string comparison. Only canonical texts are stored, so the answer
+ * is the same with or without it.
+ */
+let lastCanonical: string | undefined;
 
 /**
  * Serialises a time as Kubernetes does: RFC 3339, UTC, whole seconds (fraction truncated).
@@ -178,11 +189,27 @@ export function setPodCondition(
  * Ready False, message `the status of pod readiness gate "InPlaceUpdateReady" is not "True", but False`.
  */
 export function recomputeReadyCondition(pod: Pod, now: string | Date): Pod {
-  if (getPodCondition(pod, 'Ready') === undefined) return pod;
-  if (getPodCondition(pod, 'ContainersReady')?.status !== 'True') return pod;
+  const ready = recomputedReadyCondition(pod.status?.conditions ?? [], pod.spec?.readinessGates, now);
+  return ready === undefined ? pod : setPodCondition(pod, ready);
+}
+
+/**
+ * The `Ready` condition R5.4 sets on a pod with these conditions and readiness gates (applied
+ * with R5.5 by the caller), or `undefined` when R5.4 leaves the pod alone (no `Ready`
+ * condition, or `ContainersReady` not True). Lets a caller that is already building a new
+ * condition list recompute Ready on the list, without an intermediate pod. Conditions are
+ * looked up by their first occurrence, as {@link getPodCondition} does.
+ */
+export function recomputedReadyCondition(
+  conditions: readonly PodCondition[],
+  readinessGates: readonly { conditionType: string }[] | null | undefined,
+  now: string | Date,
+): PodCondition | undefined {
+  if (firstOfType(conditions, 'Ready') === undefined) return undefined;
+  if (firstOfType(conditions, 'ContainersReady')?.status !== 'True') return undefined;
   const messages: string[] = [];
-  for (const gate of pod.spec?.readinessGates ?? []) {
-    const c = getPodCondition(pod, gate.conditionType);
+  for (const gate of readinessGates ?? []) {
+    const c = firstOfType(conditions, gate.conditionType);
     if (c === undefined) {
       messages.push(`corresponding condition of pod readiness gate "${gate.conditionType}" does not exist.`);
     } else if (c.status !== 'True') {
@@ -191,9 +218,13 @@ export function recomputeReadyCondition(pod: Pod, now: string | Date): Pod {
       );
     }
   }
-  const ready: PodCondition =
-    messages.length > 0
-      ? { type: 'Ready', status: 'False', reason: 'ReadinessGatesNotReady', message: messages.join(', ') }
-      : { type: 'Ready', status: 'True', lastTransitionTime: toRFC3339(now) };
-  return setPodCondition(pod, ready);
+  return messages.length > 0
+    ? { type: 'Ready', status: 'False', reason: 'ReadinessGatesNotReady', message: messages.join(', ') }
+    : { type: 'Ready', status: 'True', lastTransitionTime: toRFC3339(now) };
+}
+
+/** The first condition of the type in the list. */
+function firstOfType(conditions: readonly PodCondition[], type: string): PodCondition | undefined {
+  for (let i = 0; i < conditions.length; i++) if (conditions[i].type === type) return conditions[i];
+  return undefined;
 }

@@ -108,22 +108,32 @@ export function containersUpdateCompleted(
   if (resized && !podResourcesUpdateCompleted(pod)) return notDone('container resources not yet reported'); // step 3
   if (meta && hashConsistent(pod, meta, resized ? 'plainWithoutResources' : 'plain')) return DONE; // step 4
 
-  const specImages = new Map<string, string>();
-  for (const c of pod.spec?.containers ?? []) specImages.set(c.name, normalizeImage(c.image));
+  // Step 5, without a per-call map of spec images or set of checked names (this runs for every
+  // pod still updating, in every reconcile): containers and statuses are short lists.
+  const containers = pod.spec?.containers ?? [];
+  const statuses = pod.status?.containerStatuses ?? [];
   const recorded = state.lastContainerStatuses ?? {};
-  const checked = new Set<string>();
-  for (const cs of pod.status?.containerStatuses ?? []) {
+  for (const cs of statuses) {
     const last = recorded[cs.name];
     if (!last) continue;
-    if ((last.imageID ?? '') === (cs.imageID ?? '') && specImages.get(cs.name) !== (cs.image ?? '')) {
+    if ((last.imageID ?? '') === (cs.imageID ?? '') && specImage(containers, cs.name) !== (cs.image ?? '')) {
       return notDone(`container ${cs.name} imageID not changed`);
     }
-    checked.add(cs.name);
   }
   for (const name of Object.keys(recorded)) {
-    if (!checked.has(name)) return notDone(`container ${name} has no status`);
+    // checked above: a status of that name whose recorded entry is set
+    if (!recorded[name] || !statuses.some((cs) => cs.name === name))
+      return notDone(`container ${name} has no status`);
   }
   return DONE;
+}
+
+/** The normalised spec image of the container named `name` (the last one of that name), if any. */
+function specImage(containers: readonly Container[], name: string): string | undefined {
+  for (let k = containers.length - 1; k >= 0; k--) {
+    if (containers[k].name === name) return normalizeImage(containers[k].image);
+  }
+  return undefined;
 }
 
 /** R2.6.4 for the pod: as many statuses as containers, each reporting its spec resources. */

@@ -2,7 +2,7 @@
 // identity-preserving wrappers over readiness.ts (R5.4, R5.5, time), so callers can tell
 // "nothing changed" by `result === input`.
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
-import { recomputeReadyCondition, setCondition, timeOf, toRFC3339 } from '../readiness';
+import { recomputedReadyCondition, setCondition, timeOf, toRFC3339 } from '../readiness';
 
 /** A point in time as accepted by every pure function: RFC 3339 text or a Date. */
 export type Now = string | Date;
@@ -56,41 +56,83 @@ export function withConditions(pod: Pod, conditions: PodCondition[]): Pod {
   return { ...pod, status: { ...(pod.status ?? {}), conditions } };
 }
 
-function sameList(a: readonly PodCondition[], b: readonly PodCondition[]): boolean {
-  return a.length === b.length && a.every((c, i) => c === b[i]);
+/**
+ * R5.5 set condition (readiness.ts) on a list, copy-on-write: the same list when no element
+ * changes (the condition exists with the same status, and the same message when
+ * `ifMessageChanged`), else the new list.
+ */
+export function setConditionInList(
+  list: readonly PodCondition[],
+  condition: PodCondition,
+  ifMessageChanged = false,
+): readonly PodCondition[] {
+  const old = list.find((c) => c.type === condition.type);
+  if (
+    old !== undefined &&
+    old.status === condition.status &&
+    (!ifMessageChanged || (old.message ?? '') === (condition.message ?? ''))
+  )
+    return list;
+  return setCondition(list, condition, { ifMessageChanged });
 }
 
 /** R5.5 set condition (readiness.ts); returns the same pod when nothing changed. */
 export function setPodCondition(pod: Pod, condition: PodCondition, ifMessageChanged = false): Pod {
   const before = pod.status?.conditions ?? [];
-  const after = setCondition(before, condition, { ifMessageChanged });
-  return sameList(before, after) ? pod : withConditions(pod, after);
+  const after = setConditionInList(before, condition, ifMessageChanged);
+  return after === before ? pod : withConditions(pod, after as PodCondition[]);
+}
+
+/** R5.4 recompute Ready on a condition list (readiness.ts); the same list when nothing changed. */
+export function recomputeReadyInList(
+  list: readonly PodCondition[],
+  readinessGates: readonly { conditionType: string }[] | null | undefined,
+  now: Now,
+): readonly PodCondition[] {
+  const ready = recomputedReadyCondition(list, readinessGates, now);
+  return ready === undefined ? list : setConditionInList(list, ready);
 }
 
 /** R5.4 recompute Ready (readiness.ts); returns the same pod when nothing changed. */
 export function recomputeReady(pod: Pod, now: Now): Pod {
   const before = pod.status?.conditions ?? [];
-  const next = recomputeReadyCondition(pod, now);
-  const after = next.status?.conditions ?? [];
-  return sameList(before, after) ? pod : withConditions(pod, after);
+  const after = recomputeReadyInList(before, pod.spec?.readinessGates, now);
+  return after === before ? pod : withConditions(pod, after as PodCondition[]);
 }
 
 /**
- * R2.1.6 condition-write rule for `InPlaceUpdateReady`: when a condition of that type with
- * equal status, reason and message exists → no write; otherwise set it with R5.5.
- * Returns the pod and whether a write was attempted (kruise then recomputes Ready for False).
+ * R2.1.6 condition-write rule for `InPlaceUpdateReady` on a condition list: when a condition of
+ * that type with equal status, reason and message exists → no write; otherwise set it with
+ * R5.5 (copy-on-write: the same list when R5.5 changes nothing). `written` says whether a write
+ * was attempted (kruise then recomputes Ready for False).
  */
-export function writeGateCondition(pod: Pod, condition: PodCondition): { pod: Pod; written: boolean } {
-  const old = findCondition(pod, condition.type);
+export function writeGateConditionInList(
+  list: readonly PodCondition[],
+  condition: PodCondition,
+): { list: readonly PodCondition[]; written: boolean } {
+  const old = list.find((c) => c.type === condition.type);
   if (
     old &&
     old.status === condition.status &&
     (old.reason ?? '') === (condition.reason ?? '') &&
     (old.message ?? '') === (condition.message ?? '')
   ) {
-    return { pod, written: false };
+    return { list, written: false };
   }
-  return { pod: setPodCondition(pod, condition), written: true };
+  return { list: setConditionInList(list, condition), written: true };
+}
+
+/**
+ * R2.1.6 condition-write rule for `InPlaceUpdateReady` ({@link writeGateConditionInList}) on a
+ * pod. Returns the pod (the same object when nothing changed) and whether a write was attempted.
+ */
+export function writeGateCondition(pod: Pod, condition: PodCondition): { pod: Pod; written: boolean } {
+  const before = pod.status?.conditions ?? [];
+  const w = writeGateConditionInList(before, condition);
+  return {
+    pod: w.list === before ? pod : withConditions(pod, w.list as PodCondition[]),
+    written: w.written,
+  };
 }
 
 /** Sorted copy, byte-wise like Go's sort.Strings (names here are ASCII). */

@@ -94,23 +94,13 @@ export function patchSpecToPod(
   const resources = spec.containerResources ?? {};
   const containers: Container[] = p.spec?.containers ?? [];
   const batch = chooseBatch(containers, images, refMeta, resources);
-  /** The copy of container `i` this call may write to (made on first write). */
-  let newContainers: Container[] | undefined;
-  const writable = (i: number): Container => {
-    newContainers ??= [...containers];
-    if (newContainers[i] === containers[i]) {
-      const c = { ...containers[i]! };
-      if (c.resources) c.resources = { ...c.resources };
-      newContainers[i] = c;
-    }
-    return newContainers[i]!;
-  };
+  const cow = new ContainersCopy(containers);
 
   const imageChanged = new Set<string>();
   containers.forEach((c, i) => {
     if (!Object.hasOwn(images, c.name)) return; // step 6
     if (batch.has(c.name)) {
-      writable(i).image = images[c.name];
+      cow.writable(i).image = images[c.name];
       imageChanged.add(c.name);
     } else {
       nextImages[c.name] = images[c.name]!;
@@ -136,14 +126,14 @@ export function patchSpecToPod(
       for (const kind of ['limits', 'requests'] as const) {
         for (const [res, q] of Object.entries(r[kind] ?? {})) {
           if (!RESIZABLE.has(res)) continue;
-          const c = writable(i);
+          const c = cow.writable(i);
           c.resources ??= {};
           c.resources[kind] = { ...(c.resources[kind] ?? {}), [res]: q };
         }
       }
     });
   }
-  if (newContainers) p = { ...p, spec: { ...p.spec!, containers: newContainers } };
+  if (cow.list) p = { ...p, spec: { ...p.spec!, containers: cow.list } };
   for (const [name, meta] of Object.entries(refMeta)) {
     if (!batch.has(name)) {
       nextMeta[name] = meta; // step 9
@@ -168,6 +158,23 @@ export function patchSpecToPod(
   ];
   annotations[ANNOTATION_INPLACE_UPDATE_STATE] = encodeInPlaceUpdateState(st); // step 12
   return { pod: p, state: st };
+}
+
+/** Copy-on-write containers: the list and a container are copied on the first write to them. */
+class ContainersCopy {
+  /** The new list, once a container was written. */
+  list: Container[] | undefined;
+  constructor(private readonly base: Container[]) {}
+  /** The copy of container `i` the caller may write to (made on first write). */
+  writable(i: number): Container {
+    this.list ??= [...this.base];
+    if (this.list[i] === this.base[i]) {
+      const c = { ...this.base[i]! };
+      if (c.resources) c.resources = { ...c.resources };
+      this.list[i] = c;
+    }
+    return this.list[i]!;
+  }
 }
 
 function setOrDelete<K extends 'nextContainerImages' | 'nextContainerRefMetadata' | 'nextContainerResources'>(

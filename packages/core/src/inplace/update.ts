@@ -13,7 +13,7 @@ import {
   LABEL_POD_TEMPLATE_HASH,
 } from '@kruise-ts/api';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { type FeatureGates, resolveFeatureGates } from '../featureGates';
 import { getPodRevision, isPodAtRevision, shortHash } from '../revision';
 import {
@@ -30,10 +30,12 @@ import {
   hasReadinessGate,
   isEmptyMap,
   type Now,
-  recomputeReady,
+  recomputeReadyInList,
   toMillis,
   validNowText,
+  withConditions,
   writeGateCondition,
+  writeGateConditionInList,
 } from './internal';
 import { patchSpecToPod } from './patch';
 
@@ -161,13 +163,18 @@ export function inPlaceUpdate(
 
   let statusPod = pod; // R2.1.2
   if (needsBeUnready(pod, spec, gates)) {
-    const w = writeGateCondition(pod, {
+    // both writes on the condition list, so the pod and its status are copied once
+    const before = pod.status?.conditions ?? [];
+    const w = writeGateConditionInList(before, {
       type: CONDITION_INPLACE_UPDATE_READY,
       status: 'False',
       reason: 'StartInPlaceUpdate',
       lastTransitionTime: now,
     });
-    if (w.written) statusPod = recomputeReady(w.pod, now);
+    if (w.written) {
+      const after = recomputeReadyInList(w.list, pod.spec?.readinessGates, now);
+      if (after !== before) statusPod = withConditions(pod, after as PodCondition[]);
+    }
   }
 
   // R2.1.3: copy-on-write — only metadata, labels and annotations are new objects here;
@@ -188,7 +195,11 @@ export function inPlaceUpdate(
   if (spec.updateEnvFromMetadata) state.updateEnvFromMetadata = true;
   if (!isEmptyMap(spec.containerResources)) state.updateResources = true;
   if (!isEmptyMap(spec.containerImages)) state.updateImages = true;
-  annotations[ANNOTATION_INPLACE_UPDATE_STATE] = encodeInPlaceUpdateState(state);
+  // Without a grace period patchSpecToPod writes the final state (with its batch record) into
+  // this slot at once, so the text is only encoded here when it stays; the slot is still taken
+  // now so the key keeps its place in the annotation order.
+  annotations[ANNOTATION_INPLACE_UPDATE_STATE] =
+    spec.graceSeconds <= 0 ? '' : encodeInPlaceUpdateState(state);
   delete annotations[ANNOTATION_INPLACE_UPDATE_STATE_LEGACY];
 
   if (spec.graceSeconds <= 0) {
@@ -228,6 +239,11 @@ export interface InPlaceRefreshResult {
   error?: string;
 }
 
+/** An {@link inPlaceRefresh} result that keeps the pod (a plain function: it runs per pod). */
+function unchangedResult(pod: Pod, extra?: Partial<InPlaceRefreshResult>): InPlaceRefreshResult {
+  return extra === undefined ? { pod, changed: false } : { pod, changed: false, ...extra };
+}
+
 function withoutGrace(pod: Pod): Pod {
   const annotations = { ...(pod.metadata?.annotations ?? {}) };
   delete annotations[ANNOTATION_INPLACE_UPDATE_GRACE];
@@ -251,23 +267,18 @@ function withoutGrace(pod: Pod): Pod {
 export function inPlaceRefresh(pod: Pod, opts: InPlaceRefreshOptions): InPlaceRefreshResult {
   const gates = resolveFeatureGates(opts.featureGates);
   const adapter = opts.revisionAdapter ?? statefulSetRevisionAdapter;
-  const unchanged = (extra: Partial<InPlaceRefreshResult> = {}): InPlaceRefreshResult => ({
-    pod,
-    changed: false,
-    ...extra,
-  });
   const now = validNowText(opts.now); // parsed once per call
-  if (now === undefined) return unchanged({ error: `invalid time ${String(opts.now)}` });
+  if (now === undefined) return unchangedResult(pod, { error: `invalid time ${String(opts.now)}` });
 
   const graceText = getInPlaceUpdateGraceText(pod);
   if (graceText !== undefined) {
     const grace = decodeInPlaceUpdateGrace(graceText); // R2.5.1.1
-    if (!grace.ok) return unchanged({ error: grace.error });
+    if (!grace.ok) return unchangedResult(pod, { error: grace.error });
     const stateText = getInPlaceUpdateStateText(pod);
     if (stateText === undefined)
-      return unchanged({ error: 'pod has an in-place grace spec but no in-place update state' });
+      return unchangedResult(pod, { error: 'pod has an in-place grace spec but no in-place update state' });
     const state = decodeInPlaceUpdateState(stateText);
-    if (!state.ok) return unchanged(); // R2.5.1.2, Appendix D.10
+    if (!state.ok) return unchangedResult(pod); // R2.5.1.2, Appendix D.10
     const spec = grace.value;
     if (!adapter.isPodAtRevision(pod, spec.revision)) return { pod: withoutGrace(pod), changed: true }; // R2.5.1.3
     const since = state.value.updateTimestamp
@@ -275,25 +286,26 @@ export function inPlaceRefresh(pod: Pod, opts: InPlaceRefreshOptions): InPlaceRe
       : Number.NEGATIVE_INFINITY;
     const elapsedMs = toMillis(opts.now) - (Number.isNaN(since) ? Number.NEGATIVE_INFINITY : since);
     const graceMs = spec.graceSeconds * 1000;
-    if (elapsedMs < graceMs) return unchanged({ delaySeconds: Math.ceil((graceMs - elapsedMs) / 1000) }); // R2.5.1.4
+    if (elapsedMs < graceMs)
+      return unchangedResult(pod, { delaySeconds: Math.ceil((graceMs - elapsedMs) / 1000) }); // R2.5.1.4
     const r = patchSpecToPod(pod, spec, state.value, now, gates); // R2.5.1.5
-    if (r.error !== undefined) return unchanged({ error: r.error });
+    if (r.error !== undefined) return unchangedResult(pod, { error: r.error });
     return { pod: withoutGrace(r.pod), changed: true };
   }
 
   const stateText = getInPlaceUpdateStateText(pod);
   if (stateText !== undefined) {
     const decoded = decodeInPlaceUpdateState(stateText); // R2.5.2.1
-    if (!decoded.ok) return unchanged({ error: decoded.error });
+    if (!decoded.ok) return unchangedResult(pod, { error: decoded.error });
     const state = decoded.value;
-    if (!containersUpdateCompleted(pod, state, { ...opts, featureGates: gates }).completed)
-      return unchanged(); // R2.5.2.2
+    const checkOpts = opts.featureGates === gates ? opts : { ...opts, featureGates: gates };
+    if (!containersUpdateCompleted(pod, state, checkOpts).completed) return unchangedResult(pod); // R2.5.2.2
     const nextImagesOrMeta =
       !isEmptyMap(state.nextContainerImages) || !isEmptyMap(state.nextContainerRefMetadata);
     if (nextImagesOrMeta || !isEmptyMap(state.nextContainerResources)) {
       const statuses = pod.status?.containerStatuses ?? []; // R2.5.2.3a
       for (const name of state.preCheckBeforeNext?.containersRequiredReady ?? []) {
-        if (statuses.find((cs) => cs.name === name)?.ready !== true) return unchanged();
+        if (statuses.find((cs) => cs.name === name)?.ready !== true) return unchangedResult(pod);
       }
       if (nextImagesOrMeta) {
         const spec = {
@@ -304,7 +316,7 @@ export function inPlaceRefresh(pod: Pod, opts: InPlaceRefreshOptions): InPlaceRe
           updateEnvFromMetadata: state.updateEnvFromMetadata === true,
         };
         const r = patchSpecToPod(pod, spec, state, now, gates);
-        if (r.error !== undefined) return unchanged({ error: r.error });
+        if (r.error !== undefined) return unchangedResult(pod, { error: r.error });
         return { pod: r.pod, changed: true };
       }
       // R2.5.2.3c (Appendix D.3): a resources-only remainder falls through.
@@ -320,5 +332,5 @@ export function inPlaceRefresh(pod: Pod, opts: InPlaceRefreshOptions): InPlaceRe
     });
     return { pod: w.pod, changed: w.pod !== pod };
   }
-  return unchanged();
+  return unchangedResult(pod);
 }

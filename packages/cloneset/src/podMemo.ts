@@ -1,0 +1,189 @@
+// What a pod's own content says for the CloneSet rules (§1 step 4, §4, §9.2, §9.3.1, §10.4
+// no-op test), memoised per pod object across reconciles. A reconcile reads every pod; between
+// two reconciles most pods are the very same objects (the simulator's store and an informer
+// cache hand out unchanged objects again), so re-reading their labels, annotations and
+// conditions — cache misses, not computation, at 10k pods — is replaced by one WeakMap lookup.
+//
+// Sound because inputs are immutable (the package's contract: pure functions never mutate
+// their inputs and callers never mutate objects they passed; the tests deep-freeze them): a
+// pod object always has the same content, and any change to a pod is a new object. The memo
+// holds only facts of the pod itself, never of the CloneSet, a revision or `now`; the one
+// CloneSet-dependent answer (the listing class) is stored with the key it was computed for.
+import {
+  ANNOTATION_INPLACE_UPDATE_GRACE,
+  ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY,
+  ANNOTATION_INPLACE_UPDATE_STATE,
+  ANNOTATION_INPLACE_UPDATE_STATE_LEGACY,
+  CONDITION_INPLACE_UPDATE_READY,
+  LABEL_CONTROLLER_REVISION_HASH,
+  LABEL_LIFECYCLE_STATE,
+  LABEL_POD_TEMPLATE_HASH,
+  LABEL_SPECIFIED_DELETE,
+  type LifecycleState,
+  LifecycleStates,
+} from '@kruise-ts/api';
+import { type ActivePodsKey, activePodsKey } from '@kruise-ts/core';
+import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
+import { updateReadyOf } from './predicates';
+
+// Local copies of imported constants (under vitest's module runner every read of an imported
+// binding is a getter call); same values.
+const GRACE = ANNOTATION_INPLACE_UPDATE_GRACE;
+const GRACE_LEGACY = ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY;
+const STATE = ANNOTATION_INPLACE_UPDATE_STATE;
+const STATE_LEGACY = ANNOTATION_INPLACE_UPDATE_STATE_LEGACY;
+const IPU_READY = CONDITION_INPLACE_UPDATE_READY;
+const LIFECYCLE_LABEL = LABEL_LIFECYCLE_STATE;
+const REVISION_LABEL = LABEL_CONTROLLER_REVISION_HASH;
+const SPECIFIED_DELETE_LABEL = LABEL_SPECIFIED_DELETE;
+const TEMPLATE_HASH_LABEL = LABEL_POD_TEMPLATE_HASH;
+const { Normal, PreparingDelete } = LifecycleStates;
+
+/** Bits of {@link PodContentFacts.bits}. */
+export const PodBits = Object.freeze({
+  /** The `apps.kruise.io/specified-delete` label is present (any value), §4.4. */
+  SPECIFIED_LABEL: 1,
+  /** `updateReady(pod, 0)` (§4.1): Running, Ready=True, `InPlaceUpdateReady` absent or True. */
+  READY: 2,
+  /** `isRefreshNoop(pod)`: the Update refresh cannot change the pod (facts.ts). */
+  REFRESH_NOOP: 4,
+  /** An in-place grace annotation key is present (core's `hasInPlaceUpdateGrace`). */
+  GRACE_KEY: 8,
+  /** `isPodActiveForCloneSet` (§1 step 4): not Succeeded/Failed, no deletionTimestamp. */
+  ACTIVE: 16,
+  /** `isInPlaceRefreshNoop(pod)`: the in-place part of the refresh cannot change the pod (facts.ts). */
+  IN_PLACE_REFRESH_NOOP: 32,
+});
+
+/** The facts of one pod object that depend on nothing but the pod. */
+export interface PodContentFacts {
+  /** The lifecycle state label (`""` when absent). */
+  readonly state: LifecycleState;
+  /** The `controller-revision-hash` label (`""` when absent). */
+  readonly revisionLabel: string;
+  /** `metadata.name` (`""` when absent), for `podsToDelete`. */
+  readonly name: string;
+  /** {@link PodBits}. */
+  readonly bits: number;
+  /** The update-order bucket of rules 1–3 of §9.3.1 ({@link leadingBucketOf}). */
+  readonly bucket: number;
+  /**
+   * The first `Ready` condition's `lastTransitionTime` as written (parsed only when a CloneSet
+   * has `minReadySeconds`), for `updateReady(pod, minReadySeconds > 0)`.
+   */
+  readonly readySince: string | null | undefined;
+  /** The key of the last listing answer (ownership.ts) and that answer. */
+  listKey?: string;
+  listClass?: number;
+  /** The active-pods key (§9.3.1), computed the first time the pod is ordered. */
+  orderKey?: ActivePodsKey;
+}
+
+/**
+ * The active-pods key of a pod (core's `activePodsKey`), kept in its content facts: a pod that
+ * stays a candidate over several update waves is read for ordering only once. `time` parses
+ * timestamps as core's `parseTime` does (a per-reconcile memo of it).
+ */
+export function memoisedActivePodsKey(
+  f: PodContentFacts,
+  pod: Pod,
+  time: (t: string | null | undefined) => number | null,
+): ActivePodsKey {
+  f.orderKey ??= activePodsKey(pod, time);
+  return f.orderKey;
+}
+
+const memo = new WeakMap<Pod, PodContentFacts>();
+
+/** The content facts of a pod, computed on first sight of the pod object and memoised. */
+export function podContentFacts(pod: Pod): PodContentFacts {
+  let f = memo.get(pod);
+  if (f === undefined) {
+    f = readPodContentFacts(pod);
+    memo.set(pod, f);
+  }
+  return f;
+}
+
+/**
+ * Reads the content facts of a pod in one pass (labels, annotations, readiness gates, and the
+ * conditions in a single scan for the first `Ready` and the first `InPlaceUpdateReady`).
+ */
+export function readPodContentFacts(pod: Pod): PodContentFacts {
+  const meta = pod.metadata;
+  const labels = meta?.labels;
+  const state = (labels?.[LIFECYCLE_LABEL] ?? '') as LifecycleState;
+  const status = pod.status;
+  const phase = status?.phase;
+  const conds = status?.conditions;
+  let readyCond: PodCondition | undefined;
+  let ipuCond: PodCondition | undefined;
+  if (conds) {
+    for (let k = 0; k < conds.length; k++) {
+      const c = conds[k];
+      if (c.type === 'Ready') readyCond ??= c;
+      else if (c.type === IPU_READY) ipuCond ??= c;
+    }
+  }
+  const ann = meta?.annotations;
+  const active = phase !== 'Succeeded' && phase !== 'Failed' && !meta?.deletionTimestamp;
+  const inPlaceNoop = isInPlaceRefreshNoopWith(pod, ipuCond);
+  const bits =
+    (labels !== undefined && Object.hasOwn(labels, SPECIFIED_DELETE_LABEL) ? PodBits.SPECIFIED_LABEL : 0) |
+    (updateReadyOf(phase, readyCond, ipuCond, 0, 0) ? PodBits.READY : 0) |
+    (inPlaceNoop ? PodBits.IN_PLACE_REFRESH_NOOP : 0) |
+    (inPlaceNoop && isRefreshNoopState(labels, state) ? PodBits.REFRESH_NOOP : 0) |
+    (ann !== undefined && (Object.hasOwn(ann, GRACE) || Object.hasOwn(ann, GRACE_LEGACY))
+      ? PodBits.GRACE_KEY
+      : 0) |
+    (active ? PodBits.ACTIVE : 0);
+  // every field present from the start: all entries share one shape (monomorphic reads)
+  return {
+    state,
+    revisionLabel: labels?.[REVISION_LABEL] ?? '',
+    name: meta?.name ?? '',
+    bits,
+    bucket: leadingBucketOf(!!pod.spec?.nodeName, phase, readyCond?.status === 'True'),
+    readySince: readyCond?.lastTransitionTime,
+    listKey: undefined,
+    listClass: undefined,
+    orderKey: undefined,
+  };
+}
+
+/**
+ * Rules 1–3 of §9.3.1 (Kubernetes' active-pods order) as a bucket number 0..11: assigned
+ * (`spec.nodeName` set) +6, phase Running +4 or Unknown +2 (any other phase 0), the first
+ * `Ready` condition True +1. A lower bucket comes first. Example: an assigned Running pod that
+ * is not Ready → 10; an unassigned Pending one → 0.
+ */
+export function leadingBucketOf(assigned: boolean, phase: string | undefined, ready: boolean): number {
+  return (assigned ? 6 : 0) + (phase === 'Running' ? 4 : phase === 'Unknown' ? 2 : 0) + (ready ? 1 : 0);
+}
+
+/** The label part of facts.ts `isRefreshNoop`: `pod-template-hash` present, no refresh transition. */
+export function isRefreshNoopState(
+  labels: Record<string, string> | undefined,
+  state: LifecycleState,
+): boolean {
+  if (!labels || !Object.hasOwn(labels, TEMPLATE_HASH_LABEL)) return false;
+  return state === '' || state === Normal || state === PreparingDelete;
+}
+
+/** facts.ts `isInPlaceRefreshNoop` given the pod's first `InPlaceUpdateReady` condition. */
+export function isInPlaceRefreshNoopWith(pod: Pod, ipu: PodCondition | undefined): boolean {
+  const ann = pod.metadata?.annotations;
+  if (ann) {
+    if (ann[GRACE] || ann[GRACE_LEGACY]) return false;
+    const st = ann[STATE] || ann[STATE_LEGACY];
+    if (st?.includes('"next')) return false;
+  }
+  const gates = pod.spec?.readinessGates;
+  if (gates) {
+    for (let g = 0; g < gates.length; g++) {
+      if (gates[g].conditionType !== IPU_READY) continue;
+      if (ipu?.status !== 'True' || (ipu.reason ?? '') !== '' || (ipu.message ?? '') !== '') return false;
+    }
+  }
+  return true;
+}

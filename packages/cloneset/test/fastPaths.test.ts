@@ -1,0 +1,106 @@
+// Reconcile fast paths that must not change an answer: the listing class memoised per pod is
+// keyed by the CloneSet it was computed for (§1 steps 4 and 7), and the update limiter does not
+// start building the ordered candidates when its budget allows no update (§9.4).
+import { deepFreeze } from '@kruise-ts/core';
+import { describe, expect, it } from 'vitest';
+import { limitUpdateIndexes } from '../src/limiter';
+import { listPods } from '../src/ownership';
+import { makeCloneSet, makePod, UID } from './builders';
+
+const names = (pods: readonly { metadata?: { name?: string } }[]) => pods.map((p) => p.metadata?.name);
+
+describe('§1 steps 4/7: the memoised listing class follows the CloneSet it is asked for', () => {
+  const pods = deepFreeze([
+    makePod('sample-a', { revision: 'sample-1' }),
+    makePod('sample-b', { revision: 'sample-1', labels: { app: 'other' } }),
+    makePod('sample-c', { revision: 'sample-1', deletionTimestamp: '2024-01-01T00:00:00Z' }),
+    makePod('sample-d', { revision: 'sample-1', ownerUid: 'someone-else' }),
+  ]);
+
+  it('the same pod objects, listed for three CloneSets in turn, are classed for each', () => {
+    const byUid = listPods(makeCloneSet(), pods);
+    expect(names(byUid.active)).toEqual(['sample-a']);
+    expect(names(byUid.released)).toEqual(['sample-b']);
+    expect(names(byUid.inactive)).toEqual(['sample-c']);
+    expect(byUid.releaseActions).toHaveLength(1);
+
+    // another selector: now sample-b matches and sample-a is released
+    const other = makeCloneSet({ selector: { matchLabels: { app: 'other' } } });
+    const bySelector = listPods(other, pods);
+    expect(names(bySelector.active)).toEqual(['sample-b']);
+    expect(names(bySelector.released)).toEqual(['sample-a']);
+
+    // another owner: only sample-d is owned
+    const otherOwner = makeCloneSet({}, { uid: 'someone-else' });
+    expect(names(listPods(otherOwner, pods).active)).toEqual(['sample-d']);
+
+    // and back: the first answer again, release patch included (actions are not memoised)
+    const again = listPods(makeCloneSet(), pods);
+    expect(names(again.active)).toEqual(['sample-a']);
+    expect(again.releaseActions).toEqual(byUid.releaseActions);
+    expect(again.activeContents).toHaveLength(1);
+  });
+
+  it('a CloneSet without a uid owns by kind and name: sample-d (owner uid someone-else) is its pod too', () => {
+    const noUid = makeCloneSet({}, { uid: undefined });
+    expect(names(listPods(noUid, pods).active)).toEqual(['sample-a', 'sample-d']);
+    expect(names(listPods(makeCloneSet({}, { uid: UID }), pods).active)).toEqual(['sample-a']);
+  });
+});
+
+describe('§9.4 limiter: the candidate sequence is started only when an update is possible', () => {
+  const pods = deepFreeze([
+    makePod('sample-0', { revision: 'sample-new', ready: false }),
+    makePod('sample-1', { revision: 'sample-old' }),
+    makePod('sample-2', { revision: 'sample-old' }),
+  ]);
+  /** A candidate sequence that records whether anyone read it. */
+  const tracked = (order: number[]) => {
+    const seen = { started: false };
+    function* gen() {
+      seen.started = true;
+      yield* order;
+    }
+    return { seen, seq: gen() };
+  };
+  const available = (i: number) => i !== 0;
+
+  it('budget used up by unavailable pods on the target: nothing accepted, sequence untouched', () => {
+    const { seen, seq } = tracked([1, 2]);
+    const out = limitUpdateIndexes(
+      { updateNum: 2, updateMaxUnavailable: 1 },
+      seq,
+      pods,
+      'sample-new',
+      0,
+      0,
+      available,
+    );
+    expect(out).toEqual([]);
+    expect(seen.started).toBe(false);
+  });
+
+  it('updateNum 0: nothing accepted, sequence untouched', () => {
+    const { seen, seq } = tracked([1, 2]);
+    expect(
+      limitUpdateIndexes({ updateNum: 0, updateMaxUnavailable: 3 }, seq, pods, 'sample-new', 0, 0),
+    ).toEqual([]);
+    expect(seen.started).toBe(false);
+  });
+
+  it('budget 3, one unavailable pod on the target: two candidates accepted, read in order', () => {
+    const { seen, seq } = tracked([2, 1]);
+    const out = limitUpdateIndexes(
+      { updateNum: 2, updateMaxUnavailable: 3 },
+      seq,
+      pods,
+      'sample-new',
+      0,
+      0,
+      available,
+      (i) => i === 0,
+    );
+    expect(out).toEqual([2, 1]);
+    expect(seen.started).toBe(true);
+  });
+});
