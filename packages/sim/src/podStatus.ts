@@ -300,7 +300,30 @@ function setKubeletConditions(
 }
 
 function newCondition(c: PodCondition, now: string): PodCondition {
-  return { ...c, lastProbeTime: null as unknown as string, lastTransitionTime: now };
+  // Built field by field (not a spread): one object shape per key set, and no generic copy.
+  if (c.reason === undefined)
+    return {
+      type: c.type,
+      status: c.status,
+      lastProbeTime: null as unknown as string,
+      lastTransitionTime: now,
+    };
+  if (c.message === undefined)
+    return {
+      type: c.type,
+      status: c.status,
+      reason: c.reason,
+      lastProbeTime: null as unknown as string,
+      lastTransitionTime: now,
+    };
+  return {
+    type: c.type,
+    status: c.status,
+    reason: c.reason,
+    message: c.message,
+    lastProbeTime: null as unknown as string,
+    lastTransitionTime: now,
+  };
 }
 
 function updatedCondition(old: PodCondition, c: PodCondition, now: string): PodCondition {
