@@ -232,7 +232,7 @@ export class InvariantChecker {
       const minReady = cs.spec.minReadySeconds ?? 0;
       const budget = cloneSetBudget(cs);
       let available = 0;
-      for (const p of pods) if (cloneSetPodAvailable(p, minReady, nowMs)) available++;
+      for (let i = 0; i < pods.length; i++) if (cloneSetPodAvailable(pods[i], minReady, nowMs)) available++;
       for (const k of [...t.down]) {
         const p = this.ctx.store.getByKey(k) as Pod | undefined;
         if (!p || cloneSetPodAvailable(p, minReady, nowMs)) t.down.delete(k);
@@ -299,7 +299,9 @@ export class InvariantChecker {
     const uid = cs.metadata.uid;
     if (!uid) return [];
     const out: Pod[] = [];
-    for (const o of this.ctx.store.listOwnedBy(uid)) {
+    const owned = this.ctx.store.listOwnedBy(uid);
+    for (let i = 0; i < owned.length; i++) {
+      const o = owned[i];
       if (o.kind !== 'Pod' || o.metadata.deletionTimestamp) continue;
       const phase = (o as Pod).status?.phase;
       if (phase !== 'Succeeded' && phase !== 'Failed') out.push(o as Pod);

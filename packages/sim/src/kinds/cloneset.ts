@@ -21,7 +21,11 @@ function ownedByKind(
     pvcs: [] as PersistentVolumeClaim[],
   };
   if (!uid) return out;
-  for (const o of store.listOwnedBy(uid)) {
+  // Indexed loops in the per-reconcile passes: they run a few dozen times per scenario, often
+  // before the optimising compiler has them, and an iterator allocates a result per element there.
+  const owned = store.listOwnedBy(uid);
+  for (let i = 0; i < owned.length; i++) {
+    const o = owned[i];
     if (o.kind === 'Pod') out.pods.push(o as unknown as Pod);
     else if (o.kind === 'ControllerRevision') out.revisions.push(o as unknown as ControllerRevision);
     else if (o.kind === 'PersistentVolumeClaim') out.pvcs.push(o as unknown as PersistentVolumeClaim);

@@ -67,7 +67,9 @@ export class Timeline {
     const byRevision: Record<string, RevisionCount> = {};
     let available = 0;
     let terminating = 0;
-    for (const o of obj.metadata.uid ? store.listOwnedBy(obj.metadata.uid) : []) {
+    const owned = obj.metadata.uid ? store.listOwnedBy(obj.metadata.uid) : [];
+    for (let i = 0; i < owned.length; i++) {
+      const o = owned[i];
       if (o.kind !== 'Pod') continue;
       const pod = o as Pod;
       if (o.metadata.deletionTimestamp) {
@@ -78,7 +80,7 @@ export class Timeline {
       if (!wt.revisions.includes(rev)) wt.revisions.push(rev);
       if (!byRevision[rev]) byRevision[rev] = { ready: 0, notReady: 0 };
       const c = byRevision[rev];
-      const ready = (pod.status?.conditions ?? []).some((x) => x.type === 'Ready' && x.status === 'True');
+      const ready = isReady(pod);
       if (ready) c.ready++;
       else c.notReady++;
       if (cloneSetPodAvailable(pod, spec.minReadySeconds ?? 0, nowMs)) available++;
@@ -99,6 +101,15 @@ export class Timeline {
       wt.lowest = { available, desired, t };
     }
   }
+}
+
+/** The pod's Ready condition is True (a plain loop: this runs for every pod of every sample). */
+function isReady(pod: Pod): boolean {
+  const conds = pod.status?.conditions;
+  if (!conds) return false;
+  for (let i = 0; i < conds.length; i++)
+    if (conds[i].type === 'Ready' && conds[i].status === 'True') return true;
+  return false;
 }
 
 function sameCounts(a: TimelineSample, b: TimelineSample): boolean {
