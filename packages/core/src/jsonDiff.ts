@@ -52,10 +52,15 @@ export function jsonDeepEqual(a: unknown, b: unknown): boolean {
   if (ka === 'object') {
     const x = a as Record<string, unknown>;
     const y = b as Record<string, unknown>;
-    const keys = Object.keys(x);
-    if (keys.length !== Object.keys(y).length) return false;
-    for (const k of keys) if (!Object.hasOwn(y, k) || !jsonDeepEqual(x[k], y[k])) return false;
-    return true;
+    // for…in over own keys: no key arrays (this runs for every pod a controller compares)
+    let n = 0;
+    for (const k in x) {
+      if (!Object.hasOwn(x, k)) continue;
+      n++;
+      if (!Object.hasOwn(y, k) || !jsonDeepEqual(x[k], y[k])) return false;
+    }
+    for (const k in y) if (Object.hasOwn(y, k)) n--;
+    return n === 0;
   }
   return false; // primitives that are not === (NaN never occurs in JSON)
 }

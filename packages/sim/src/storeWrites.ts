@@ -318,7 +318,8 @@ export abstract class StoreWrites extends ObjectIndex {
     const om = old.metadata as Record<string, unknown>;
     const nm = next.metadata as Record<string, unknown>;
     const meta: Record<string, unknown> = {};
-    for (const k of Object.keys(nm)) {
+    for (const k in nm) {
+      if (!Object.hasOwn(nm, k)) continue;
       const v = SERVER_OWNED_META.has(k) ? om[k] : nm[k];
       if (v !== undefined) meta[k] = v;
     }
