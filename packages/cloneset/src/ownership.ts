@@ -85,8 +85,15 @@ export function listPods(cs: CloneSet, pods: readonly Pod[]): ListedPods {
   const releaseActions: Action[] = [];
   const classify = podClassifier(cs);
   const key = listingKey(cs);
-  for (const pod of pods) {
-    const f = podContentFacts(pod);
+  // The previous listing of this CloneSet: where the same pod object sits at the same position
+  // (the usual case: the store and informer caches list pods in a stable order and most pods are
+  // unchanged between reconciles), its facts are taken without a WeakMap lookup.
+  const prev = previousListings.get(key);
+  const facts: PodContentFacts[] = new Array(pods.length);
+  for (let i = 0; i < pods.length; i++) {
+    const pod = pods[i];
+    const f = prev !== undefined && prev.pods[i] === pod ? prev.facts[i] : podContentFacts(pod);
+    facts[i] = f;
     let c = f.listClass;
     if (f.listKey !== key || c === undefined) {
       c = classify(pod, (f.bits & POD_ACTIVE) !== 0);
@@ -102,7 +109,25 @@ export function listPods(cs: CloneSet, pods: readonly Pod[]): ListedPods {
       released.push(pod);
     }
   }
+  rememberListing(key, pods, facts);
   return { active, activeContents, inactive, released, releaseActions };
+}
+
+/**
+ * The last pod list and its facts per listing key (a cache: results never depend on it).
+ * Bounded: the oldest entry goes when more than {@link MAX_LISTINGS} CloneSets are listed.
+ */
+const previousListings = new Map<string, { pods: readonly Pod[]; facts: PodContentFacts[] }>();
+const MAX_LISTINGS = 64;
+
+function rememberListing(key: string, pods: readonly Pod[], facts: PodContentFacts[]): void {
+  previousListings.delete(key);
+  if (previousListings.size >= MAX_LISTINGS) {
+    const oldest = previousListings.keys().next().value;
+    if (oldest !== undefined) previousListings.delete(oldest);
+  }
+  // A copy: the caller may reuse its array after the call (pod objects themselves are immutable).
+  previousListings.set(key, { pods: pods.slice(), facts });
 }
 
 /** What the class of a pod depends on besides the pod: namespace, owner identity, selector. */

@@ -48,6 +48,34 @@ describe('§1 steps 4/7: the memoised listing class follows the CloneSet it is a
   });
 });
 
+describe('§1 step 4: the previous listing of a CloneSet is reused only for the same pod objects', () => {
+  it('an array the caller changes between two calls is listed as it is now', () => {
+    const cs = makeCloneSet();
+    const pods = [
+      makePod('sample-a', { revision: 'sample-1' }),
+      makePod('sample-b', { revision: 'sample-1' }),
+    ];
+    expect(names(listPods(cs, pods).active)).toEqual(['sample-a', 'sample-b']);
+    // same array, one slot replaced by a pod of another owner and one by a terminating pod
+    pods[0] = makePod('sample-a', { revision: 'sample-1', ownerUid: 'someone-else' });
+    pods[1] = makePod('sample-b', { revision: 'sample-1', deletionTimestamp: '2024-01-01T00:00:00Z' });
+    const now = listPods(cs, pods);
+    expect(names(now.active)).toEqual([]);
+    expect(names(now.inactive)).toEqual(['sample-b']);
+  });
+
+  it('a shorter or reordered list gets each pod its own facts', () => {
+    const cs = makeCloneSet();
+    const a = makePod('sample-a', { revision: 'sample-1' });
+    const b = makePod('sample-b', { revision: 'sample-1', deletionTimestamp: '2024-01-01T00:00:00Z' });
+    expect(names(listPods(cs, [a, b]).inactive)).toEqual(['sample-b']);
+    const swapped = listPods(cs, [b, a]);
+    expect(names(swapped.active)).toEqual(['sample-a']);
+    expect(names(swapped.inactive)).toEqual(['sample-b']);
+    expect(names(listPods(cs, [b]).active)).toEqual([]);
+  });
+});
+
 describe('§9.4 limiter: the candidate sequence is started only when an update is possible', () => {
   const pods = deepFreeze([
     makePod('sample-0', { revision: 'sample-new', ready: false }),
