@@ -5,7 +5,7 @@ import { type CloneSet, LABEL_CLONESET_INSTANCE_ID } from '@kruise-ts/api';
 import { type Action, labelSelectorAsRequirements, requirementMatches } from '@kruise-ts/core';
 import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
-import { PodBits, type PodContentFacts, podContentFacts } from './podMemo';
+import { PodBits, type PodContentFacts, readPodContentFacts } from './podMemo';
 import { coreRef } from './podPatch';
 import { Reasons } from './types';
 
@@ -85,14 +85,26 @@ export function listPods(cs: CloneSet, pods: readonly Pod[]): ListedPods {
   const releaseActions: Action[] = [];
   const classify = podClassifier(cs);
   const key = listingKey(cs);
-  // The previous listing of this CloneSet: where the same pod object sits at the same position
-  // (the usual case: the store and informer caches list pods in a stable order and most pods are
-  // unchanged between reconciles), its facts are taken without a WeakMap lookup.
+  // The previous listing of this CloneSet: a pod object found there keeps its facts. The store
+  // and informer caches list pods in a stable order and most pods are unchanged between
+  // reconciles, so the previous list is walked alongside: the same position, or a few places
+  // further on (a pod that changed or went away in between). Anything else is read afresh.
   const prev = previousListings.get(key);
   const facts: PodContentFacts[] = new Array(pods.length);
+  let j = 0;
   for (let i = 0; i < pods.length; i++) {
     const pod = pods[i];
-    const f = prev !== undefined && prev.pods[i] === pod ? prev.facts[i] : podContentFacts(pod);
+    let f: PodContentFacts | undefined;
+    if (prev !== undefined) {
+      const end = Math.min(j + LOOKAHEAD, prev.pods.length);
+      for (let k = j; k < end; k++)
+        if (prev.pods[k] === pod) {
+          f = prev.facts[k];
+          j = k + 1;
+          break;
+        }
+    }
+    f ??= readPodContentFacts(pod);
     facts[i] = f;
     let c = f.listClass;
     if (f.listKey !== key || c === undefined) {
@@ -119,6 +131,8 @@ export function listPods(cs: CloneSet, pods: readonly Pod[]): ListedPods {
  */
 const previousListings = new Map<string, { pods: readonly Pod[]; facts: PodContentFacts[] }>();
 const MAX_LISTINGS = 64;
+/** How far ahead in the previous listing a pod object is looked for. */
+const LOOKAHEAD = 8;
 
 function rememberListing(key: string, pods: readonly Pod[], facts: PodContentFacts[]): void {
   previousListings.delete(key);
