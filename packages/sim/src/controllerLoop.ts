@@ -87,8 +87,10 @@ export class ControllerLoop {
       }
       this.work.add(key);
     }
-    for (const w of this.watchers)
-      for (const o of w.watches?.(c, this.d.store) ?? []) this.work.add(objectKey(o));
+    for (let i = 0; i < this.watchers.length; i++) {
+      const watched = this.watchers[i].watches?.(c, this.d.store);
+      if (watched) for (let k = 0; k < watched.length; k++) this.work.add(objectKey(watched[k]));
+    }
   }
 
   /** Runs one reconcile (the next key). */

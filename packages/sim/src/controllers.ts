@@ -27,6 +27,12 @@ import { admitStatefulSet, statefulSetController } from './kinds/statefulset';
 import { unitedDeploymentController } from './kinds/uniteddeployment';
 import type { Change, Store } from './store';
 
+/**
+ * What a `watches` hook returns when the change concerns none of its objects: one shared, frozen
+ * empty list (the hooks run on every store write, ~110k times in a 10k-pod rollout).
+ */
+export const NO_WATCHED: readonly KubeObject[] = Object.freeze([]);
+
 /** What a reconcile gets besides the object. */
 export interface ReconcileEnv {
   featureGates: Partial<FeatureGates>;
@@ -56,7 +62,7 @@ export interface ControllerRegistration {
    * object changes (owners through controller ownerReferences are enqueued
    * without this).
    */
-  watches?: (change: Change, store: Store) => KubeObject[];
+  watches?: (change: Change, store: Store) => readonly KubeObject[];
   /** Admission hooks of the kind (defaults + validation), registered with the controller. */
   admission?: (chain: AdmissionChain) => void;
 }

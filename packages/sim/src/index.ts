@@ -25,6 +25,7 @@ export {
   type ControllerRegistration,
   ControllerRegistry,
   defaultRegistry,
+  NO_WATCHED,
   ownedOfKind,
   type ReconcileEnv,
   registerController,

@@ -35,7 +35,7 @@ import {
 } from '@kruise-ts/nodeops';
 import type { Node, Pod, Secret } from 'kubernetes-types/core/v1';
 import type { AdmissionChain, AdmissionContext } from '../admission';
-import type { ControllerRegistration, ReconcileEnv } from '../controllers';
+import { type ControllerRegistration, NO_WATCHED, type ReconcileEnv } from '../controllers';
 import type { Store } from '../store';
 
 const KRUISE_V1A1 = 'apps.kruise.io/v1alpha1';
@@ -65,10 +65,10 @@ export const imagePullJobController: ControllerRegistration = {
     ),
   // §4.7: NodeImage status changes and pod changes enqueue the jobs they concern.
   watches: (c, store) => {
-    if (!store.hasKind(KRUISE_V1A1, 'ImagePullJob')) return [];
+    if (!store.hasKind(KRUISE_V1A1, 'ImagePullJob')) return NO_WATCHED;
     if (c.object.kind === 'NodeImage') {
       const jobs = imagePullJobs(store);
-      if (jobs.length === 0) return [];
+      if (jobs.length === 0) return NO_WATCHED;
       return imagePullJobsForNodeImageEvent(
         {
           old: c.old as unknown as NodeImage | undefined,
@@ -80,7 +80,7 @@ export const imagePullJobController: ControllerRegistration = {
     }
     if (c.object.kind === 'Pod' && c.object.apiVersion === 'v1') {
       const jobs = imagePullJobs(store);
-      if (jobs.length === 0) return [];
+      if (jobs.length === 0) return NO_WATCHED;
       return imagePullJobsForPodEvent(
         {
           old: c.old as unknown as Pod | undefined,
@@ -89,7 +89,7 @@ export const imagePullJobController: ControllerRegistration = {
         jobs,
       ) as unknown as KubeObject[];
     }
-    return [];
+    return NO_WATCHED;
   },
 };
 
@@ -120,7 +120,7 @@ export const nodeImageController: ControllerRegistration = {
   // §5.2.3: a deleted (or changed) ImagePullJob re-queues the NodeImages naming it, so stale
   // owner references are pruned.
   watches: (c, store) => {
-    if (c.object.kind !== 'ImagePullJob' || c.type !== 'deleted') return [];
+    if (c.object.kind !== 'ImagePullJob' || c.type !== 'deleted') return NO_WATCHED;
     const uid = c.object.metadata.uid;
     return store.list(KRUISE_V1A1, 'NodeImage').filter((ni) => {
       const images = (ni.spec as NodeImage['spec'] | undefined)?.images ?? {};
@@ -191,14 +191,14 @@ export const containerRecreateRequestController: ControllerRegistration = {
   // uncompleted, non-deleting CRRs of its namespace whose pod-uid label is the pod's uid.
   watches: (c, store) => {
     const pod = c.object;
-    if (pod.kind !== 'Pod' || pod.apiVersion !== 'v1') return [];
-    if (!store.hasKind(KRUISE_V1A1, 'ContainerRecreateRequest')) return [];
+    if (pod.kind !== 'Pod' || pod.apiVersion !== 'v1') return NO_WATCHED;
+    if (!store.hasKind(KRUISE_V1A1, 'ContainerRecreateRequest')) return NO_WATCHED;
     const old = c.old;
     const relevant =
       c.type === 'deleted' ||
       (!!pod.metadata.deletionTimestamp && !old?.metadata.deletionTimestamp) ||
       (old?.status as Pod['status'])?.containerStatuses !== (pod.status as Pod['status'])?.containerStatuses;
-    if (!relevant) return [];
+    if (!relevant) return NO_WATCHED;
     return store
       .list(KRUISE_V1A1, 'ContainerRecreateRequest', pod.metadata.namespace)
       .filter(

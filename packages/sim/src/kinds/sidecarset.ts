@@ -15,7 +15,7 @@ import {
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { ConfigMap, Namespace, Pod } from 'kubernetes-types/core/v1';
 import type { AdmissionChain } from '../admission';
-import type { ControllerRegistration } from '../controllers';
+import { type ControllerRegistration, NO_WATCHED } from '../controllers';
 
 const SS_API = 'apps.kruise.io/v1alpha1';
 
@@ -87,7 +87,7 @@ export const sidecarSetController: ControllerRegistration = {
     ),
   // SS-5.9: a pod change enqueues the SidecarSets listed in its injected list.
   watches: (change, store) => {
-    if (change.object.kind !== 'Pod' || !store.hasKind(SS_API, 'SidecarSet')) return [];
+    if (change.object.kind !== 'Pod' || !store.hasKind(SS_API, 'SidecarSet')) return NO_WATCHED;
     const sets = store.list(SS_API, 'SidecarSet') as SidecarSet[];
     return getPodMatchedSidecarSets(change.object as unknown as Pod, sets) as KubeObject[];
   },

@@ -13,7 +13,7 @@ import {
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { AdmissionChain } from '../admission';
-import type { ControllerRegistration } from '../controllers';
+import { type ControllerRegistration, NO_WATCHED } from '../controllers';
 import type { Store } from '../store';
 
 /** The subset workload kinds (§7.1) and the ReplicaSets through which Deployment pods are found. */
@@ -54,7 +54,8 @@ export const unitedDeploymentController: ControllerRegistration = {
   // ReplicaSet). Workload changes reach the UnitedDeployment through the owner reference.
   watches: (change, store) => {
     const pod = change.object;
-    if (pod.kind !== 'Pod' || !store.hasKind('apps.kruise.io/v1alpha1', 'UnitedDeployment')) return [];
+    if (pod.kind !== 'Pod' || !store.hasKind('apps.kruise.io/v1alpha1', 'UnitedDeployment'))
+      return NO_WATCHED;
     let workload = controllerOf(store, pod);
     if (workload?.kind === 'ReplicaSet') workload = controllerOf(store, workload);
     const ud = controllerOf(store, workload);
