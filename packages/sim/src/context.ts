@@ -71,6 +71,8 @@ export interface SimContext {
   timings: Timings;
   /** Appends to the event log at the current time. */
   log(e: Omit<SimEvent, 't' | 'time'>): void;
+  /** True when the log keeps records of this type (lets per-container chatter skip building them). */
+  logs(type: string): boolean;
   /** Schedules a payload `delayMs` from now (rounded up to the time resolution). */
   schedule(delayMs: number, payload: SimPayload): void;
   /** A duration with the scenario's jitter applied (seeded). */

@@ -30,9 +30,14 @@ export class EventLog {
   private listeners: ((e: SimEvent) => void)[] = [];
   constructor(readonly level: LogLevel = 'all') {}
 
+  /** True when a record of this type would be kept at this level. */
+  keeps(type: string): boolean {
+    return this.level !== 'summary' || !CHATTY.has(type);
+  }
+
   /** Appends a record (unless filtered by the level) and tells the listeners. */
   add(e: SimEvent): void {
-    if (this.level === 'summary' && CHATTY.has(e.type)) return;
+    if (!this.keeps(e.type)) return;
     this.records.push(e);
     for (const l of this.listeners) l(e);
   }

@@ -146,12 +146,13 @@ export class Kubelet {
           if (c.state !== 'running') return;
           c.ready = true;
           c.unreadyUntil = undefined;
-          this.ctx.log({
-            type: 'ContainerReady',
-            object: podLabel(rt),
-            source: rt.source,
-            detail: { container: c.name },
-          });
+          if (this.ctx.logs('ContainerReady'))
+            this.ctx.log({
+              type: 'ContainerReady',
+              object: podLabel(rt),
+              source: rt.source,
+              detail: { container: c.name },
+            });
         } else if (ev.type === 'containerCrash') this.crash(rt, c, 'Error');
         else {
           // Restart after the crash back-off.
@@ -344,12 +345,13 @@ export class Kubelet {
     c.startedAt = this.ctx.clock.now();
     c.ready = false;
     this.containersStarted++;
-    this.ctx.log({
-      type: 'ContainerStarted',
-      object: podLabel(rt),
-      source: rt.source,
-      detail: { container: c.name, image: c.image },
-    });
+    if (this.ctx.logs('ContainerStarted'))
+      this.ctx.log({
+        type: 'ContainerStarted',
+        object: podLabel(rt),
+        source: rt.source,
+        detail: { container: c.name, image: c.image },
+      });
     const t = this.ctx.timings;
     let readyIn = this.ctx.jittered(t.readinessDelayMs);
     if (t.readinessFailureProbability > 0 && this.ctx.rng.next() < t.readinessFailureProbability) {
@@ -395,12 +397,6 @@ export class Kubelet {
     // (most syncs after the first report something: ~6 writes per pod over a rollout).
     const next = composeStatus(pod, rt, this.ctx.clock.now());
     if (next === pod.status) return;
-    this.ctx.store.updateStatus(
-      { apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata?.namespace, name: pod.metadata?.name ?? '' },
-      next,
-      rt.source,
-      'KubeletStatus',
-      true,
-    );
+    this.ctx.store.updateStatusAt(rt.key, pod as KubeObject & Pod, next, rt.source, 'KubeletStatus');
   }
 }

@@ -89,6 +89,7 @@ export class Simulation {
       rng: this.rng,
       timings,
       log: (e) => this.record(e),
+      logs: (type) => this.log.keeps(type),
       schedule: (delay, payload) => this.schedule(delay, payload),
       jittered: (ms) =>
         timings.jitter > 0
@@ -329,6 +330,7 @@ export class Simulation {
 
   /** Appends a record to the event log at the current time. */
   record(e: Omit<SimEvent, 't' | 'time'>): void {
+    if (!this.log.keeps(e.type)) return;
     const rec: SimEvent = { t: this.clock.elapsedMs / 1000, time: this.clock.now(), type: e.type };
     if (e.object !== undefined) rec.object = e.object;
     if (e.source !== undefined) rec.source = e.source;

@@ -232,6 +232,42 @@ export abstract class StoreWrites extends ObjectIndex {
   }
 
   /**
+   * The kubelet's status write: like {@link updateStatus} with `assumeChanged`, for the object
+   * stored at `key` that the caller has just read (`expected`); no reference to resolve. When the
+   * stored object is no longer `expected` the write goes through {@link updateStatus}.
+   */
+  updateStatusAt(
+    key: string,
+    expected: KubeObject,
+    status: unknown,
+    source: string,
+    reason?: string,
+  ): WriteResult {
+    const old = this.objects.get(key);
+    if (old !== expected || old === undefined)
+      return this.updateStatus(
+        {
+          apiVersion: expected.apiVersion,
+          kind: expected.kind,
+          namespace: expected.metadata.namespace,
+          name: expected.metadata.name ?? '',
+        },
+        status,
+        source,
+        reason,
+        true,
+      );
+    const out: KubeObject = {
+      ...old,
+      metadata: { ...old.metadata, resourceVersion: String(++this.rv) },
+      status,
+    };
+    const stored = this.commit(out, old);
+    this.notify({ type: 'modified', key, old, object: stored, source, verb: 'updateStatus', reason });
+    return { ok: true, object: stored };
+  }
+
+  /**
    * Runs one update/patch through core's `applyAction` on a store holding just
    * the target (same semantics as `applyActions`: patch formats, server-owned
    * fields kept, status kept on update), then commits the result here.
