@@ -144,12 +144,25 @@ function rememberListing(key: string, pods: readonly Pod[], facts: PodContentFac
   previousListings.set(key, { pods: pods.slice(), facts });
 }
 
-/** What the class of a pod depends on besides the pod: namespace, owner identity, selector. */
+/**
+ * What the class of a pod depends on besides the pod: namespace, owner identity, selector.
+ * Interned (the same string object for the same text), so the per-pod check of the memoised
+ * class compares pointers, not ~80 characters, 10k times per reconcile.
+ */
 function listingKey(cs: CloneSet): string {
   const m = cs.metadata;
   const owner = m?.uid ? `uid:${m.uid}` : `name:${m?.name ?? ''}`;
-  return `${m?.namespace ?? ''}\u0000${owner}\u0000${JSON.stringify(cs.spec.selector ?? null)}`;
+  const text = `${m?.namespace ?? ''}\u0000${owner}\u0000${JSON.stringify(cs.spec.selector ?? null)}`;
+  let key = listingKeys.get(text);
+  if (key === undefined) {
+    if (listingKeys.size >= 256) listingKeys.clear();
+    listingKeys.set(text, text);
+    key = text;
+  }
+  return key;
 }
+
+const listingKeys = new Map<string, string>();
 
 /** The §1 step 4/7 class of a pod for this CloneSet (`active`: isPodActiveForCloneSet). */
 function podClassifier(cs: CloneSet): (pod: Pod, active: boolean) => number {
