@@ -21,6 +21,7 @@ interface NodeUsage {
   capPods: number;
   /** Facts of the node that do not depend on the pod, computed once per run (not per pod × node). */
   ready: boolean;
+  unschedulable: boolean;
   /** Its NoSchedule / NoExecute taints (the ones scheduling honours). */
   taints: Taint[];
 }
@@ -132,6 +133,7 @@ export class Scheduler {
         capMemory: quantityValue(cap.memory) ?? Number.POSITIVE_INFINITY,
         capPods: quantityValue(cap.pods) ?? 110,
         ready: isNodeReady(n),
+        unschedulable: Boolean(n.spec?.unschedulable),
         taints: (n.spec?.taints ?? []).filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute'),
       };
       for (const p of this.ctx.store.listPodsOnNode(u.name) as Pod[]) {
@@ -230,7 +232,7 @@ export class Scheduler {
     constrained: boolean,
   ): string | undefined {
     if (!u.ready) return 'node(s) had untolerated taint {node.kubernetes.io/not-ready: }';
-    if (u.node.spec?.unschedulable) return 'node(s) were unschedulable';
+    if (u.unschedulable) return 'node(s) were unschedulable';
     if (u.taints.length > 0) {
       const taint = findMatchingUntoleratedTaint(u.taints, pod.spec?.tolerations);
       if (taint) return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
