@@ -137,7 +137,10 @@ export abstract class StoreWrites extends ObjectIndex {
     const admitted = this.admit(candidate, 'CREATE');
     if (!admitted.ok) return admitted;
     candidate = admitted.object;
-    meta = { ...candidate.metadata };
+    // Built without `delete` (which would leave the stored object in slow dictionary mode):
+    // the deletion fields are left out by destructuring, the status replaced or dropped.
+    const { deletionTimestamp: _dt, deletionGracePeriodSeconds: _dg, ...kept } = candidate.metadata;
+    meta = kept;
     const key = keyOf(candidate.apiVersion, candidate.kind, meta.namespace, meta.name!);
     if (this.objects.has(key)) {
       const message = `${resourceName(obj.kind)} "${meta.name}" already exists`;
@@ -147,12 +150,17 @@ export abstract class StoreWrites extends ObjectIndex {
     meta.resourceVersion = String(++this.rv);
     meta.generation = 1;
     meta.creationTimestamp = this.opts.now();
-    delete meta.deletionTimestamp;
-    delete meta.deletionGracePeriodSeconds;
-    const out: KubeObject = { ...candidate, metadata: meta };
-    if (!STATUS_KEPT_ON_CREATE.has(obj.kind)) delete out.status;
-    if (obj.kind === 'Pod') out.status = { phase: 'Pending' };
-    if (obj.kind === 'PersistentVolumeClaim') out.status = { phase: 'Bound' };
+    const { status: givenStatus, ...body } = candidate;
+    const status =
+      obj.kind === 'Pod'
+        ? { phase: 'Pending' }
+        : obj.kind === 'PersistentVolumeClaim'
+          ? { phase: 'Bound' }
+          : STATUS_KEPT_ON_CREATE.has(obj.kind)
+            ? givenStatus
+            : undefined;
+    const out: KubeObject =
+      status === undefined ? { ...body, metadata: meta } : { ...body, metadata: meta, status };
     const stored = this.commit(out);
     this.notify({ type: 'added', key, object: stored, source, verb: 'create', reason });
     return { ok: true, object: stored };
