@@ -453,6 +453,7 @@ export class Simulation {
   private onChange(c: Change): void {
     const obj = c.object;
     this.timelineDirty = true;
+    this.timeline.onChange(c);
     this.invariants.onChange(c);
     if (obj.kind === 'Pod') this.podChanged(c);
     else if (obj.kind === 'Node') this.scheduler.bump();

@@ -1,13 +1,16 @@
 // The timeline: after every step, for each workload, the number of its pods
 // by revision and readiness, its available pods and desired replicas. A
 // sample is kept only when something changed. It feeds the HTML chart and the
-// summary's "lowest availability and when".
+// summary's "lowest availability and when". The counts are kept up to date from
+// the store's change notifications (each write adjusts its pod's owners), so a
+// sample reads counters instead of walking every pod; a walk is still taken when
+// availability depends on time (minReadySeconds) or a new revision appears.
 import type { KubeObject } from '@kruise-ts/api';
 import { LABEL_CONTROLLER_REVISION_HASH } from '@kruise-ts/api';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { cloneSetPodAvailable } from '../invariants';
 import { displayName } from '../keys';
-import type { Store } from '../store';
+import type { Change, Store } from '../store';
 
 /** Pods of one revision. */
 export interface RevisionCount {
@@ -44,9 +47,52 @@ const WORKLOADS: { apiVersion: string; kind: string }[] = [
   { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' },
 ];
 
+/** Live counts of the pods one owner uid lists (what a full walk would count, minReadySeconds 0). */
+interface LiveCounts {
+  byRevision: Map<string, RevisionCount>;
+  terminating: number;
+  /** Available with minReadySeconds 0. */
+  available: number;
+}
+
 /** Records workload samples as the run goes. */
 export class Timeline {
   readonly workloads = new Map<string, WorkloadTimeline>();
+  private readonly live = new Map<string, LiveCounts>();
+
+  /** Keeps the live counts in step with a store write (call it for every change). */
+  onChange(c: Change): void {
+    if (c.object.kind !== 'Pod') return;
+    if (c.old !== undefined) this.count(c.old as Pod, -1);
+    if (c.type !== 'deleted') this.count(c.object as Pod, 1);
+  }
+
+  private count(pod: Pod, sign: number): void {
+    const refs = pod.metadata?.ownerReferences;
+    if (!refs) return;
+    for (let i = 0; i < refs.length; i++) {
+      const uid = refs[i].uid;
+      if (!uid) continue;
+      let lc = this.live.get(uid);
+      if (!lc) {
+        lc = { byRevision: new Map(), terminating: 0, available: 0 };
+        this.live.set(uid, lc);
+      }
+      if (pod.metadata?.deletionTimestamp) {
+        lc.terminating += sign;
+        continue;
+      }
+      const rev = pod.metadata?.labels?.[LABEL_CONTROLLER_REVISION_HASH] ?? '';
+      let rc = lc.byRevision.get(rev);
+      if (!rc) {
+        rc = { ready: 0, notReady: 0 };
+        lc.byRevision.set(rev, rc);
+      }
+      if (isReady(pod)) rc.ready += sign;
+      else rc.notReady += sign;
+      if (cloneSetPodAvailable(pod, 0, 0)) lc.available += sign;
+    }
+  }
 
   /** Takes a sample of every workload at `t` seconds (`nowMs` epoch ms for availability). */
   sample(store: Store, t: number, nowMs: number): void {
@@ -64,6 +110,38 @@ export class Timeline {
     }
     const spec = (obj.spec ?? {}) as { replicas?: number; minReadySeconds?: number };
     const desired = spec.replicas ?? 1;
+    const counted = (spec.minReadySeconds ?? 0) > 0 ? undefined : this.liveSample(obj, wt);
+    const s = counted ?? this.walk(store, obj, wt, spec.minReadySeconds ?? 0, nowMs);
+    this.record(wt, { t, ...s, desired });
+  }
+
+  /**
+   * The sample from the live counts, or undefined when a walk is needed: a revision not seen
+   * before must enter `revisions` in the order a walk over the pods (by key) meets it.
+   */
+  private liveSample(
+    obj: KubeObject,
+    wt: WorkloadTimeline,
+  ): Omit<TimelineSample, 't' | 'desired'> | undefined {
+    const lc = obj.metadata.uid ? this.live.get(obj.metadata.uid) : undefined;
+    const byRevision: Record<string, RevisionCount> = {};
+    if (lc)
+      for (const [rev, rc] of lc.byRevision) {
+        if (rc.ready + rc.notReady === 0) continue;
+        if (!wt.revisions.includes(rev)) return undefined;
+        byRevision[rev] = { ready: rc.ready, notReady: rc.notReady };
+      }
+    return { byRevision, terminating: lc?.terminating ?? 0, available: lc?.available ?? 0 };
+  }
+
+  /** The sample by walking the workload's pods (in key order). */
+  private walk(
+    store: Store,
+    obj: KubeObject,
+    wt: WorkloadTimeline,
+    minReadySeconds: number,
+    nowMs: number,
+  ): Omit<TimelineSample, 't' | 'desired'> {
     const byRevision: Record<string, RevisionCount> = {};
     let available = 0;
     let terminating = 0;
@@ -83,9 +161,14 @@ export class Timeline {
       const ready = isReady(pod);
       if (ready) c.ready++;
       else c.notReady++;
-      if (cloneSetPodAvailable(pod, spec.minReadySeconds ?? 0, nowMs)) available++;
+      if (cloneSetPodAvailable(pod, minReadySeconds, nowMs)) available++;
     }
-    const s: TimelineSample = { t, byRevision, terminating, available, desired };
+    return { byRevision, terminating, available };
+  }
+
+  /** Keeps a sample when it differs from the last one; tracks full availability and the lowest point. */
+  private record(wt: WorkloadTimeline, s: TimelineSample): void {
+    const { t, available, desired } = s;
     const last = wt.samples[wt.samples.length - 1];
     if (last && sameCounts(last, s)) return;
     wt.samples.push(s);
