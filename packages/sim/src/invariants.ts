@@ -148,6 +148,7 @@ export function cloneSetBudget(cs: CloneSetLike): {
 /** Checks the configured invariants as the run goes. */
 export class InvariantChecker {
   private trackers = new Map<string, Tracker>();
+  private live = new Map<string, { active: number; available: number }>();
   private reports: InvariantReport[];
 
   constructor(
@@ -172,6 +173,8 @@ export class InvariantChecker {
   /** Tracks controller take-downs from the store's change notifications. */
   onChange(c: Change): void {
     if (this.reports.length === 0 || c.object.kind !== 'Pod') return;
+    if (c.old !== undefined) this.countLive(c.old as Pod, -1);
+    if (c.type !== 'deleted') this.countLive(c.object as Pod, 1);
     const byController = c.source.startsWith('controller:');
     const gone = c.type === 'deleted' || Boolean(c.object.metadata.deletionTimestamp);
     if (!byController && !gone) return;
@@ -227,12 +230,15 @@ export class InvariantChecker {
     for (const cs of this.ctx.store.list('apps.kruise.io/v1alpha1', 'CloneSet') as CloneSetLike[]) {
       const key = objectKey(cs);
       const t = this.tracker(key);
-      const pods = this.activePods(cs);
+      let listed: Pod[] | undefined;
+      const pods = () => {
+        listed ??= this.activePods(cs);
+        return listed;
+      };
       const r = cs.spec.replicas ?? 1;
       const minReady = cs.spec.minReadySeconds ?? 0;
       const budget = cloneSetBudget(cs);
-      let available = 0;
-      for (let i = 0; i < pods.length; i++) if (cloneSetPodAvailable(pods[i], minReady, nowMs)) available++;
+      const { active, available } = this.counts(cs, minReady, nowMs, pods);
       for (const k of [...t.down]) {
         const p = this.ctx.store.getByKey(k) as Pod | undefined;
         if (!p || cloneSetPodAvailable(p, minReady, nowMs)) t.down.delete(k);
@@ -247,17 +253,17 @@ export class InvariantChecker {
         if (rep.name === 'maxUnavailable' && t.tookDown) {
           // Judged when the controller takes a pod down: a budget that shrinks later (the user
           // lowers replicas) does not turn earlier, legitimate take-downs into violations.
-          const allowed = budget.maxUnavailable + Math.max(0, pods.length - r);
+          const allowed = budget.maxUnavailable + Math.max(0, active - r);
           const down = t.down.size + t.debt;
           if (down > allowed) {
             involved = [...t.down].sort().map((k) => `Pod/${k.split('/').slice(2).join('/')}`);
-            msg = `the controller has ${down} pod(s) down (${t.down.size} unavailable${t.debt ? `, ${t.debt} deleted and not yet replaced` : ''}) but may take down at most ${allowed} (maxUnavailable ${budget.maxUnavailable}${pods.length > r ? ` + ${pods.length - r} surge` : ''})`;
+            msg = `the controller has ${down} pod(s) down (${t.down.size} unavailable${t.debt ? `, ${t.debt} deleted and not yet replaced` : ''}) but may take down at most ${allowed} (maxUnavailable ${budget.maxUnavailable}${active > r ? ` + ${active - r} surge` : ''})`;
           }
         } else if (rep.name === 'maxSurge' && t.created) {
           const excl = cs.metadata.labels?.[LABEL_CLONESET_SCALING_EXCLUDE_PREPARING_DELETE] === 'true';
           const counted = excl
-            ? pods.filter((p) => p.metadata?.labels?.[LABEL_LIFECYCLE_STATE] !== 'PreparingDelete')
-            : pods;
+            ? pods().filter((p) => p.metadata?.labels?.[LABEL_LIFECYCLE_STATE] !== 'PreparingDelete')
+            : pods();
           if (counted.length > r + budget.maxSurge) {
             involved = counted.map((p) => displayName(p as KubeObject));
             msg = `${counted.length} pods exist after the controller created pods, more than replicas ${r} + maxSurge ${budget.maxSurge}`;
@@ -267,7 +273,7 @@ export class InvariantChecker {
           t.revisionMoved &&
           cs.status?.currentRevision !== cs.status?.updateRevision
         ) {
-          const updated = pods.filter((p) => hashEquals(p, cs.status?.updateRevision));
+          const updated = pods().filter((p) => hashEquals(p, cs.status?.updateRevision));
           const allowed = Math.max(0, r - budget.partition) + budget.maxSurge;
           if (updated.length > allowed) {
             involved = updated.map((p) => displayName(p as KubeObject));
@@ -295,6 +301,38 @@ export class InvariantChecker {
     }
   }
 
+  /**
+   * Live counts per owner uid of the active pods and of those available with minReadySeconds 0
+   * (what `activePods` + `cloneSetPodAvailable` would count), kept from every pod write so a check
+   * walks the pods only for the invariants that need them.
+   */
+  private countLive(pod: Pod, sign: number): void {
+    const refs = pod.metadata?.ownerReferences;
+    if (!refs || !isActivePod(pod)) return;
+    const available = cloneSetPodAvailable(pod, 0, 0);
+    for (let i = 0; i < refs.length; i++) {
+      const uid = refs[i].uid;
+      if (!uid) continue;
+      let lc = this.live.get(uid);
+      if (!lc) {
+        lc = { active: 0, available: 0 };
+        this.live.set(uid, lc);
+      }
+      lc.active += sign;
+      if (available) lc.available += sign;
+    }
+  }
+
+  /** Active pods and available ones now: from the live counts, or by a walk when time matters. */
+  private counts(cs: CloneSetLike, minReady: number, nowMs: number, pods: () => Pod[]) {
+    const lc = cs.metadata.uid ? this.live.get(cs.metadata.uid) : undefined;
+    if (minReady === 0) return { active: lc?.active ?? 0, available: lc?.available ?? 0 };
+    const all = pods();
+    let available = 0;
+    for (let i = 0; i < all.length; i++) if (cloneSetPodAvailable(all[i], minReady, nowMs)) available++;
+    return { active: all.length, available };
+  }
+
   private activePods(cs: CloneSetLike): Pod[] {
     const uid = cs.metadata.uid;
     if (!uid) return [];
@@ -302,9 +340,7 @@ export class InvariantChecker {
     const owned = this.ctx.store.listOwnedBy(uid);
     for (let i = 0; i < owned.length; i++) {
       const o = owned[i];
-      if (o.kind !== 'Pod' || o.metadata.deletionTimestamp) continue;
-      const phase = (o as Pod).status?.phase;
-      if (phase !== 'Succeeded' && phase !== 'Failed') out.push(o as Pod);
+      if (o.kind === 'Pod' && isActivePod(o as Pod)) out.push(o as Pod);
     }
     return out;
   }
@@ -324,6 +360,13 @@ export class InvariantChecker {
     }
     return t;
   }
+}
+
+/** §1 step 4: not Succeeded/Failed and no deletionTimestamp. */
+function isActivePod(pod: Pod): boolean {
+  if (pod.metadata?.deletionTimestamp) return false;
+  const phase = pod.status?.phase;
+  return phase !== 'Succeeded' && phase !== 'Failed';
 }
 
 function imagesChanged(a: Pod, b: Pod): boolean {

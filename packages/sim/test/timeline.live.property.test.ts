@@ -4,7 +4,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
+import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
+import { cloneSetPodAvailable } from '../src/invariants';
 import { runScenario } from '../src/scenario/run';
 import type { Simulation } from '../src/simulation';
 import { arbCloneSetScenario } from '../src/testing';
@@ -24,6 +26,28 @@ function compare(sim: Simulation): string[] {
     if (JSON.stringify(sorted(live)) !== JSON.stringify(sorted(walked)))
       out.push(
         `${cs.metadata.name} at ${sim.nowMs} ms: live ${JSON.stringify(live)} walk ${JSON.stringify(walked)}`,
+      );
+    // the invariant checker's active/available counts (minReadySeconds 0); it keeps none when
+    // the scenario checks no invariant
+    if (sim.invariantResults().length === 0) continue;
+    const inv = sim.invariants as unknown as {
+      counts(
+        cs: unknown,
+        min: number,
+        now: number,
+        pods: () => unknown[],
+      ): { active: number; available: number };
+      activePods(cs: unknown): Pod[];
+    };
+    const pods = inv.activePods(cs);
+    const live2 = inv.counts(cs, 0, 0, () => pods);
+    const walked2 = {
+      active: pods.length,
+      available: pods.filter((p) => cloneSetPodAvailable(p, 0, 0)).length,
+    };
+    if (JSON.stringify(live2) !== JSON.stringify(walked2))
+      out.push(
+        `${cs.metadata.name}: invariant counts ${JSON.stringify(live2)}, walk ${JSON.stringify(walked2)}`,
       );
   }
   return out;
@@ -52,7 +76,7 @@ function run(doc: string | Record<string, unknown>, dir?: string): string[] {
   return problems;
 }
 
-describe('timeline live counts = a walk over the pods, after every settle', () => {
+describe('timeline and invariant live counts = a walk over the pods, after every settle', () => {
   const dir = fileURLToPath(new URL('../../../examples/scenarios/', import.meta.url));
   const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
   it.each(files)('example scenario %s', (file) => {
