@@ -2,7 +2,13 @@
 // Update steps: the defaulted CloneSet, its pods/PVCs/revisions, gates, time, and the
 // action accumulator with the shortest requeue request.
 import type { CloneSet, CloneSetCondition } from '@kruise-ts/api';
-import type { Action, FeatureGates, InPlaceUpdateSpecCache, ObjectRef } from '@kruise-ts/core';
+import type {
+  Action,
+  FeatureGates,
+  InPlaceUpdateOptions,
+  InPlaceUpdateSpecCache,
+  ObjectRef,
+} from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Node, PersistentVolumeClaim, Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
 import type { PodFacts } from './facts';
@@ -48,6 +54,8 @@ export interface SyncState {
   inPlaceCache?: InPlaceUpdateSpecCache;
   /** The in-place update's extra mutator of this reconcile (§10.3: lifecycle `Updating`), made once. */
   updatingMutator?: (pod: Pod) => Pod;
+  /** The options of every `inPlaceUpdate` call of this reconcile (they depend on it only), made once. */
+  inPlaceUpdateOptions?: InPlaceUpdateOptions;
 }
 
 /** Records a requeue request; the shortest wins (§1 step 16). */

@@ -12,10 +12,13 @@ import {
   type CalculateInPlaceUpdateSpecOptions,
   cachedInPlaceUpdateSpec,
   cloneSetRevisionAdapter,
+  type InPlaceUpdateOptions,
   inPlaceRefresh,
   inPlaceUpdate,
   lifecycleUpdateAction,
   memoizedTimeParser,
+  mergePodChangeHints,
+  type PodChangeHint,
   setPodLifecycleState,
   setPodPreparingUpdate,
   sortUpdateIndexesByPriority,
@@ -51,17 +54,43 @@ export interface UpdateResult {
  */
 export function refreshPod(state: SyncState, pod: Pod): RefreshResult {
   if (isRefreshNoop(pod)) return { pod };
-  return refreshPodWith(state, pod, isInPlaceRefreshNoop(pod));
+  const { changes: _, ...r } = refreshPodWith(state, pod, isInPlaceRefreshNoop(pod));
+  return r;
 }
 
 /** What {@link refreshPod} returns. */
 type RefreshResult = { pod: Pod; delaySeconds?: number; error?: string };
 
 /**
+ * Where the lifecycle refresh (§11: core's `refreshPodLifecycle`, the state label, timestamp
+ * annotation, hook finalizers and the KruisePodReady / Ready conditions of `markPodNotReady`)
+ * and the `pod-template-hash` fix (a label) may change a pod.
+ */
+const LIFECYCLE_REFRESH_CHANGES: PodChangeHint = Object.freeze({
+  metadata: Object.freeze({ labels: true, annotations: true, finalizers: true }),
+  status: Object.freeze({ conditions: true }),
+});
+
+/** The union of an in-place refresh's changes and the lifecycle's, per (frozen) core hint. */
+const refreshChangesMemo = new WeakMap<PodChangeHint, PodChangeHint>();
+function refreshChanges(inPlace: PodChangeHint): PodChangeHint {
+  let h = refreshChangesMemo.get(inPlace);
+  if (h === undefined) {
+    h = mergePodChangeHints(inPlace, LIFECYCLE_REFRESH_CHANGES);
+    refreshChangesMemo.set(inPlace, h);
+  }
+  return h;
+}
+
+/**
  * {@link refreshPod} for a pod whose `isRefreshNoop` is known to be false, with its
  * `isInPlaceRefreshNoop` answer given (the Update pass has both in its fact table).
  */
-function refreshPodWith(state: SyncState, pod: Pod, inPlaceRefreshNoop: boolean): RefreshResult {
+function refreshPodWith(
+  state: SyncState,
+  pod: Pod,
+  inPlaceRefreshNoop: boolean,
+): RefreshResult & { changes?: PodChangeHint } {
   const r = inPlaceRefreshNoop
     ? { pod, changed: false }
     : inPlaceRefresh(pod, {
@@ -82,8 +111,15 @@ function refreshPodWith(state: SyncState, pod: Pod, inPlaceRefreshNoop: boolean)
     const value = shortHashOf(labels[LABEL_CONTROLLER_REVISION_HASH] ?? '');
     p = { ...p, metadata: { ...p.metadata, labels: { ...labels, [LABEL_POD_TEMPLATE_HASH]: value } } };
   }
-  const out: { pod: Pod; delaySeconds?: number } = { pod: p };
+  // where p may differ from pod, for the merge patch (no hint from core: the full diff)
+  const changes = !r.changed
+    ? LIFECYCLE_REFRESH_CHANGES
+    : r.changes !== undefined
+      ? refreshChanges(r.changes)
+      : undefined;
+  const out: { pod: Pod; delaySeconds?: number; changes?: PodChangeHint } = { pod: p };
   if (r.delaySeconds !== undefined) out.delaySeconds = r.delaySeconds;
+  if (changes !== undefined) out.changes = changes;
   return out;
 }
 
@@ -164,11 +200,7 @@ export function updatePod(state: SyncState, pod: Pod, target: ControllerRevision
   const targetName = target.metadata?.name ?? '';
   if (type === 'InPlaceIfPossible' || type === 'InPlaceOnly') {
     const oldRev = oldRevisionOf(pod, state.revisions);
-    const opts = {
-      featureGates: state.gates,
-      gracePeriodSeconds: us.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0,
-      ignoreVolumeClaimTemplatesHashDiff: type === 'InPlaceOnly',
-    };
+    const opts = inPlaceUpdateOptions(state);
     if (canUpdateInPlace(state, oldRev, target, opts)) {
       const lifecycle = state.cs.spec.lifecycle;
       switch (lifecycleUpdateAction(pod, lifecycle)) {
@@ -182,14 +214,8 @@ export function updatePod(state: SyncState, pod: Pod, target: ControllerRevision
         case 'updateNow':
           break;
       }
-      const res = inPlaceUpdate(pod, oldRev, target, {
-        ...opts,
-        now: state.nowStr,
-        revisionAdapter: cloneSetRevisionAdapter,
-        extraMutator: updatingMutator(state),
-        updateSpecCache: specCache(state),
-      });
-      if (res.pod) pushPatch(state, pod, res.pod, Reasons.InPlaceUpdate);
+      const res = inPlaceUpdate(pod, oldRev, target, opts);
+      if (res.pod) pushPatch(state, pod, res.pod, Reasons.InPlaceUpdate, res.changes);
       if (res.error !== undefined) return { error: res.error };
       if (res.inPlaceUpdate) {
         emitEvent(
@@ -222,6 +248,34 @@ export function updatePod(state: SyncState, pod: Pod, target: ControllerRevision
   return {};
 }
 
+/**
+ * The options of §10.3's `inPlaceUpdate` (and of the eligibility check, which reads the first
+ * three): all depend on the reconcile only, so they are made once per reconcile, not per pod.
+ */
+function inPlaceUpdateOptions(state: SyncState): InPlaceUpdateOptions {
+  if (state.inPlaceUpdateOptions) return state.inPlaceUpdateOptions;
+  const us = state.cs.spec.updateStrategy ?? {};
+  state.inPlaceUpdateOptions = {
+    featureGates: state.gates,
+    gracePeriodSeconds: us.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0,
+    ignoreVolumeClaimTemplatesHashDiff: us.type === 'InPlaceOnly',
+    now: state.nowStr,
+    revisionAdapter: cloneSetRevisionAdapter,
+    extraMutator: updatingMutator(state),
+    extraMutatorChanges: UPDATING_MUTATOR_CHANGES,
+    updateSpecCache: specCache(state),
+  };
+  return state.inPlaceUpdateOptions;
+}
+
+/**
+ * Where the `Updating` mutator writes: core's `setPodLifecycleState` without `markPodNotReady`
+ * sets the state label and the lifecycle timestamp annotation, nothing else.
+ */
+const UPDATING_MUTATOR_CHANGES: PodChangeHint = Object.freeze({
+  metadata: Object.freeze({ labels: true, annotations: true }),
+});
+
 /** §10.3's extra mutator (lifecycle state `Updating` at `now`), made once per reconcile. */
 function updatingMutator(state: SyncState): (pod: Pod) => Pod {
   state.updatingMutator ??= (p) => setPodLifecycleState(p, Updating, state.nowStr, false);
@@ -247,8 +301,8 @@ function canUpdateInPlace(
   return cachedInPlaceUpdateSpec(specCache(state), oldRev, target, opts) !== undefined;
 }
 
-function pushPatch(state: SyncState, prev: Pod, next: Pod, reason: string): void {
-  const action = podPatchAction(prev, next, reason);
+function pushPatch(state: SyncState, prev: Pod, next: Pod, reason: string, changes?: PodChangeHint): void {
+  const action = podPatchAction(prev, next, reason, changes);
   if (action) state.actions.push(action);
 }
 
@@ -265,7 +319,7 @@ export function updateCloneSet(state: SyncState): UpdateResult {
     const r = refreshPodWith(state, pod, state.facts.inPlaceRefreshNoop(i));
     if (r.error !== undefined) return { error: r.error };
     if (r.delaySeconds !== undefined) requeue(state, r.delaySeconds);
-    const action = podPatchAction(pod, r.pod, Reasons.LifecycleTransition);
+    const action = podPatchAction(pod, r.pod, Reasons.LifecycleTransition, r.changes);
     if (action) {
       state.actions.push(action);
       patched = true;

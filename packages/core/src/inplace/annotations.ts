@@ -89,6 +89,88 @@ function mapValues<V, W>(m: Record<string, V>, f: (v: V) => W): Record<string, W
  * `containerBatchesRecord` (omitted when empty). Map keys are sorted, strings escaped as Go does.
  */
 export function encodeInPlaceUpdateState(state: InPlaceUpdateState): string {
+  // The pods of one update wave carry equal states (same revision, timestamp, image IDs and
+  // batch record): the last state encoded is kept as a private snapshot, and a state equal to
+  // it in every encoded field returns the same text without re-escaping it (issue #4).
+  if (lastEncoded !== undefined && sameEncodedState(lastEncoded.state, state)) return lastEncoded.text;
+  const text = encodeStateText(state);
+  if (isEmptyMap(state.nextContainerRefMetadata) && isEmptyMap(state.nextContainerResources))
+    lastEncoded = { state: structuredClone(state), text };
+  return text;
+}
+
+/** The last state {@link encodeInPlaceUpdateState} encoded (a private deep copy) and its text. */
+let lastEncoded: { state: InPlaceUpdateState; text: string } | undefined;
+
+/**
+ * Do `a` (a memo snapshot without `nextContainerRefMetadata`/`nextContainerResources`) and `b`
+ * encode to the same text? Compares exactly what {@link encodeStateText} writes: the flags by
+ * truthiness, an image ID by its text (`""` and absent both give `{}`), maps by key set.
+ */
+function sameEncodedState(a: InPlaceUpdateState, b: InPlaceUpdateState): boolean {
+  if (
+    (a.revision ?? '') !== (b.revision ?? '') ||
+    (a.updateTimestamp ?? null) !== (b.updateTimestamp ?? null) ||
+    !a.updateEnvFromMetadata !== !b.updateEnvFromMetadata ||
+    !a.updateResources !== !b.updateResources ||
+    !a.updateImages !== !b.updateImages ||
+    !isEmptyMap(b.nextContainerRefMetadata) ||
+    !isEmptyMap(b.nextContainerResources) ||
+    !sameStringMap(a.nextContainerImages, b.nextContainerImages) ||
+    !a.preCheckBeforeNext !== !b.preCheckBeforeNext ||
+    !sameStrings(a.preCheckBeforeNext?.containersRequiredReady, b.preCheckBeforeNext?.containersRequiredReady)
+  )
+    return false;
+  const la = a.lastContainerStatuses;
+  const lb = b.lastContainerStatuses;
+  if (!la || !lb) {
+    if (!la !== !lb) return false;
+  } else {
+    if (Object.keys(la).length !== Object.keys(lb).length) return false;
+    for (const k in lb) {
+      if (!Object.hasOwn(lb, k)) continue;
+      if (!Object.hasOwn(la, k) || (la[k]?.imageID || '') !== (lb[k]?.imageID || '')) return false;
+    }
+  }
+  const ra = a.containerBatchesRecord ?? [];
+  const rb = b.containerBatchesRecord ?? [];
+  if (ra.length !== rb.length) return false;
+  for (let i = 0; i < ra.length; i++) {
+    const r = rb[i];
+    if (r == null || (ra[i]!.timestamp ?? null) !== (r.timestamp ?? null)) return false;
+    const ca = ra[i]!.containers;
+    const cb = r.containers;
+    if ((ca == null) !== (cb == null) || !sameStrings(ca, cb)) return false;
+  }
+  return true;
+}
+
+/** Equal string lists (absent = empty). */
+function sameStrings(
+  a: readonly string[] | null | undefined,
+  b: readonly string[] | null | undefined,
+): boolean {
+  const x = a ?? [];
+  const y = b ?? [];
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/** Equal string maps (absent = empty; key order is irrelevant: the encoder sorts keys). */
+function sameStringMap(
+  a: Readonly<Record<string, string>> | null | undefined,
+  b: Readonly<Record<string, string>> | null | undefined,
+): boolean {
+  const x = a ?? {};
+  const y = b ?? {};
+  if (Object.keys(x).length !== Object.keys(y).length) return false;
+  for (const k in y) if (Object.hasOwn(y, k) && (!Object.hasOwn(x, k) || x[k] !== y[k])) return false;
+  return true;
+}
+
+/** The JSON text of {@link encodeInPlaceUpdateState}, built without the memo. */
+function encodeStateText(state: InPlaceUpdateState): string {
   const parts: string[] = [
     `"revision":${goJsonStringify(state.revision ?? '')}`,
     `"updateTimestamp":${goJsonStringify(state.updateTimestamp ?? null)}`,

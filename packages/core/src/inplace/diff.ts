@@ -61,3 +61,98 @@ export function diffPodForPatch(oldPod: Pod, newPod: Pod): Record<string, unknow
   }
   return patch;
 }
+
+/**
+ * Where a writer may have changed a pod: per key, `true` (that value is diffed whole) or a
+ * nested hint (only the listed keys of that object may differ). A key a hint leaves out must
+ * hold the very same value (`===`) in both objects, or be absent from both.
+ * Example: `{metadata: {labels: true, annotations: true}, status: {conditions: true}}`.
+ */
+export type PodChangeHint = { readonly [key: string]: PodChangeHint | true };
+
+/**
+ * {@link diffPodForPatch} when the caller knows where the pods can differ (`hint`): the same
+ * patch (same values, same key order), but only the hinted keys are visited, not every key of
+ * the metadata, spec and status. A writer that copies a pod on write and changes a few maps
+ * (an in-place update: labels, annotations, containers, conditions) knows them; the diff then
+ * skips the pod's other keys. A wrong hint gives a wrong patch: when in doubt, pass `true`.
+ *
+ * Example: hint `{metadata: {labels: true}}`, labels `{a: "1"}` → `{a: "2"}` →
+ * `{metadata: {labels: {a: "2"}}}`, whatever else the metadata holds.
+ */
+export function diffPodForPatchHinted(
+  oldPod: Pod,
+  newPod: Pod,
+  hint: PodChangeHint,
+): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  for (const key of POD_PARTS) {
+    const h = hint[key];
+    if (h === undefined) continue; // the caller's promise: oldPod[key] === newPod[key]
+    const d = h === true ? mergePatchDiff(oldPod[key], newPod[key]) : hintedDiff(oldPod[key], newPod[key], h);
+    if (d !== undefined) patch[key] = d;
+  }
+  return patch;
+}
+
+/** The parts of a pod a patch carries, in patch order. */
+const POD_PARTS = ['metadata', 'spec', 'status'] as const;
+
+/** {@link mergePatchDiff} visiting only the keys of `hint` (see {@link diffPodForPatchHinted}). */
+function hintedDiff(a: unknown, b: unknown, hint: PodChangeHint): unknown {
+  if (a === b) return undefined;
+  if (!isPlainObject(a) || !isPlainObject(b)) return mergePatchDiff(a, b);
+  let changed: string[] | undefined;
+  let removed: string[] | undefined;
+  let values: Record<string, unknown> | undefined; // key → its patch (keys of `changed`), no prototype
+  for (const k in hint) {
+    const v = Object.hasOwn(b, k) ? b[k] : undefined;
+    const old = Object.hasOwn(a, k) ? a[k] : undefined;
+    if (v === undefined) {
+      if (old !== undefined) {
+        removed ??= [];
+        removed.push(k);
+      }
+      continue;
+    }
+    const h = hint[k]!;
+    const d = old === undefined ? v : h === true ? mergePatchDiff(old, v) : hintedDiff(old, v, h);
+    if (d === undefined) continue;
+    changed ??= [];
+    changed.push(k);
+    values ??= Object.create(null) as Record<string, unknown>;
+    values[k] = d;
+  }
+  if (changed === undefined && removed === undefined) return undefined;
+  // mergePatchDiffObjects' order: changed keys in b's key order, then removed ones in a's
+  const patch: Record<string, unknown> = {};
+  for (const k of inKeyOrder(b, changed)) patch[k] = values![k];
+  for (const k of inKeyOrder(a, removed)) patch[k] = null;
+  return patch;
+}
+
+/** `keys` (own keys of `obj`) in `obj`'s key order; the walk stops once all are placed. */
+function inKeyOrder(obj: Record<string, unknown>, keys: string[] | undefined): readonly string[] {
+  if (keys === undefined) return [];
+  if (keys.length < 2) return keys;
+  const out: string[] = [];
+  for (const k in obj) {
+    if (Object.hasOwn(obj, k) && keys.includes(k)) {
+      out.push(k);
+      if (out.length === keys.length) break;
+    }
+  }
+  return out;
+}
+
+/** The union of two hints: a key either side diffs whole (`true`) is diffed whole. */
+export function mergePodChangeHints(a: PodChangeHint, b: PodChangeHint): PodChangeHint {
+  const out: Record<string, PodChangeHint | true> = { ...a };
+  for (const k in b) {
+    if (!Object.hasOwn(b, k)) continue;
+    const x = out[k];
+    const y = b[k]!;
+    out[k] = x === undefined ? y : x === true || y === true ? true : mergePodChangeHints(x, y);
+  }
+  return out;
+}

@@ -3,5 +3,6 @@ export * from './annotations';
 export * from './calculate';
 export * from './completion';
 export * from './diff';
-export * from './patch';
+// applyContainerBatch (patch.ts) stays private to the protocol
+export { getContainerLaunchPriority, type PatchSpec, type PatchSpecResult, patchSpecToPod } from './patch';
 export * from './update';

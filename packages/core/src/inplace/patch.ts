@@ -68,6 +68,22 @@ export function patchSpecToPod(
   now: Now,
   featureGates?: Partial<FeatureGates>,
 ): PatchSpecResult {
+  return applyContainerBatch(pod, spec, state, now, featureGates, false);
+}
+
+/**
+ * {@link patchSpecToPod}; with `ownsMetadata` the caller hands over `pod`, its `metadata` and
+ * its `metadata.annotations` as fresh objects nobody else holds (inPlaceUpdate has just copied
+ * them), so they are written in place instead of being copied once more. Not re-exported.
+ */
+export function applyContainerBatch(
+  pod: Pod,
+  spec: PatchSpec,
+  state: InPlaceUpdateState,
+  now: Now,
+  featureGates: Partial<FeatureGates> | undefined,
+  ownsMetadata: boolean,
+): PatchSpecResult {
   const gates = resolveFeatureGates(featureGates);
   // Copy-on-write (no deep clones): the state and pod are copied shallowly, and every nested
   // object written below (labels, annotations, changed containers, lastContainerStatuses) is a
@@ -79,21 +95,33 @@ export function patchSpecToPod(
 
   let p: Pod = pod;
   if (spec.metaDataPatch) {
+    ownsMetadata = false; // the merged pod is a new object, but its maps may be shared
     try {
       p = applyStrategicMergePatch(p, spec.metaDataPatch); // step 2
     } catch (e) {
       return { pod, state, error: `failed to apply metadata patch: ${(e as Error).message}` };
     }
   }
-  const labels: Record<string, string> = { ...(p.metadata?.labels ?? {}) }; // step 3
-  const annotations: Record<string, string> = { ...(p.metadata?.annotations ?? {}) };
-  p = { ...p, metadata: { ...(p.metadata ?? {}), labels, annotations } };
-
   const images = spec.containerImages ?? {};
   const refMeta = spec.containerRefMetadata ?? {};
   const resources = spec.containerResources ?? {};
   const containers: Container[] = p.spec?.containers ?? [];
   const batch = chooseBatch(containers, images, refMeta, resources);
+
+  // step 3, copy-on-write: the labels are copied only when a batch member's metadata writes
+  // labels (step 9), the annotations (the state is written, step 12) unless the caller owns them
+  const meta0 = p.metadata ?? {};
+  const labels: Record<string, string> = writesLabels(batch, refMeta)
+    ? { ...(meta0.labels ?? {}) }
+    : (meta0.labels ?? {});
+  let annotations: Record<string, string>;
+  if (ownsMetadata && meta0.annotations) {
+    annotations = meta0.annotations;
+    meta0.labels = labels; // (a no-op unless copied above: same key, same place)
+  } else {
+    annotations = { ...(meta0.annotations ?? {}) };
+    p = { ...p, metadata: { ...meta0, labels, annotations } };
+  }
   const cow = new ContainersCopy(containers);
 
   const imageChanged = new Set<string>();
@@ -158,6 +186,14 @@ export function patchSpecToPod(
   ];
   annotations[ANNOTATION_INPLACE_UPDATE_STATE] = encodeInPlaceUpdateState(st); // step 12
   return { pod: p, state: st };
+}
+
+/** Does step 9 write labels: does a batch member's `containerRefMetadata` carry any? */
+function writesLabels(batch: ReadonlySet<string>, refMeta: Record<string, ObjectMeta>): boolean {
+  for (const name in refMeta) {
+    if (Object.hasOwn(refMeta, name) && batch.has(name) && !isEmptyMap(refMeta[name]?.labels)) return true;
+  }
+  return false;
 }
 
 /** Copy-on-write containers: the list and a container are copied on the first write to them. */

@@ -25,7 +25,9 @@ import {
   getInPlaceUpdateStateText,
 } from './annotations';
 import { cachedInPlaceUpdateSpec, type InPlaceUpdateSpecCache } from './calculate';
+import { ANNOTATIONS, ANYWHERE, BATCH_CHANGES, CONDITIONS, changesOfUpdate } from './changes';
 import { type CompletionCheckOptions, containersUpdateCompleted, needsBeUnready } from './completion';
+import type { PodChangeHint } from './diff';
 import {
   hasReadinessGate,
   isEmptyMap,
@@ -37,7 +39,7 @@ import {
   writeGateCondition,
   writeGateConditionInList,
 } from './internal';
-import { patchSpecToPod } from './patch';
+import { applyContainerBatch, patchSpecToPod } from './patch';
 
 /** How a controller reads and writes a pod's revision (spec/core.md 2.9). */
 export interface RevisionAdapter {
@@ -105,6 +107,11 @@ export interface InPlaceUpdateOptions {
   extraMutator?: (pod: Pod) => Pod;
   getRevision?: (revision: ControllerRevision) => string;
   /**
+   * Where `extraMutator` may change a pod (see {@link InPlaceUpdateResult.changes}); default:
+   * anywhere in metadata, spec and status.
+   */
+  extraMutatorChanges?: PodChangeHint;
+  /**
    * A memo of UpdateSpecs shared by the calls of one reconcile (see
    * {@link InPlaceUpdateSpecCache}); without it the spec is computed on every call.
    */
@@ -123,6 +130,11 @@ export interface InPlaceUpdateResult {
   error?: string;
   /** The computed UpdateSpec (§1). */
   updateSpec?: InPlaceUpdateSpec;
+  /**
+   * With `pod`: where it may differ from the input pod, for `diffPodForPatchHinted` (the
+   * same patch as `diffPodForPatch`, without visiting the pod's untouched keys).
+   */
+  changes?: PodChangeHint;
 }
 
 /**
@@ -203,7 +215,8 @@ export function inPlaceUpdate(
   delete annotations[ANNOTATION_INPLACE_UPDATE_STATE_LEGACY];
 
   if (spec.graceSeconds <= 0) {
-    const r = patchSpecToPod(p, spec, state, now, gates);
+    // p, its metadata and annotations were copied just above: the batch writes into them
+    const r = applyContainerBatch(p, spec, state, now, gates, true);
     if (r.error !== undefined) {
       return {
         inPlaceUpdate: true,
@@ -218,7 +231,12 @@ export function inPlaceUpdate(
   } else {
     annotations[ANNOTATION_INPLACE_UPDATE_GRACE] = encodeInPlaceUpdateGrace(spec);
   }
-  const result: InPlaceUpdateResult = { inPlaceUpdate: true, pod: p, updateSpec: spec };
+  const result: InPlaceUpdateResult = {
+    inPlaceUpdate: true,
+    pod: p,
+    updateSpec: spec,
+    changes: changesOfUpdate(spec, opts, spec.graceSeconds <= 0, statusPod !== pod),
+  };
   if ((opts.gracePeriodSeconds ?? 0) > 0) result.delaySeconds = spec.graceSeconds; // R2.1.4
   return result;
 }
@@ -234,6 +252,8 @@ export interface InPlaceRefreshOptions extends CompletionCheckOptions {
 export interface InPlaceRefreshResult {
   pod: Pod;
   changed: boolean;
+  /** When changed: where the pod may differ from the input (see `InPlaceUpdateResult.changes`). */
+  changes?: PodChangeHint;
   /** Requeue after this many seconds (grace-period remainder, rounded up). */
   delaySeconds?: number;
   error?: string;
@@ -280,7 +300,8 @@ export function inPlaceRefresh(pod: Pod, opts: InPlaceRefreshOptions): InPlaceRe
     const state = decodeInPlaceUpdateState(stateText);
     if (!state.ok) return unchangedResult(pod); // R2.5.1.2, Appendix D.10
     const spec = grace.value;
-    if (!adapter.isPodAtRevision(pod, spec.revision)) return { pod: withoutGrace(pod), changed: true }; // R2.5.1.3
+    if (!adapter.isPodAtRevision(pod, spec.revision))
+      return { pod: withoutGrace(pod), changed: true, changes: ANNOTATIONS }; // R2.5.1.3
     const since = state.value.updateTimestamp
       ? Date.parse(state.value.updateTimestamp)
       : Number.NEGATIVE_INFINITY;
@@ -290,7 +311,11 @@ export function inPlaceRefresh(pod: Pod, opts: InPlaceRefreshOptions): InPlaceRe
       return unchangedResult(pod, { delaySeconds: Math.ceil((graceMs - elapsedMs) / 1000) }); // R2.5.1.4
     const r = patchSpecToPod(pod, spec, state.value, now, gates); // R2.5.1.5
     if (r.error !== undefined) return unchangedResult(pod, { error: r.error });
-    return { pod: withoutGrace(r.pod), changed: true };
+    return {
+      pod: withoutGrace(r.pod),
+      changed: true,
+      changes: spec.metaDataPatch ? ANYWHERE : BATCH_CHANGES,
+    };
   }
 
   const stateText = getInPlaceUpdateStateText(pod);
@@ -317,7 +342,7 @@ export function inPlaceRefresh(pod: Pod, opts: InPlaceRefreshOptions): InPlaceRe
         };
         const r = patchSpecToPod(pod, spec, state, now, gates);
         if (r.error !== undefined) return unchangedResult(pod, { error: r.error });
-        return { pod: r.pod, changed: true };
+        return { pod: r.pod, changed: true, changes: BATCH_CHANGES };
       }
       // R2.5.2.3c (Appendix D.3): a resources-only remainder falls through.
     }
@@ -330,7 +355,7 @@ export function inPlaceRefresh(pod: Pod, opts: InPlaceRefreshOptions): InPlaceRe
       status: 'True',
       lastTransitionTime: now,
     });
-    return { pod: w.pod, changed: w.pod !== pod };
+    return w.pod === pod ? unchangedResult(pod) : { pod: w.pod, changed: true, changes: CONDITIONS };
   }
   return unchangedResult(pod);
 }
