@@ -144,6 +144,37 @@ export function composeStatus(pod: Pod, rt: PodRuntime, now: string): PodStatus 
   };
 }
 
+/**
+ * A container status built by the kubelet model. A class only so that a later sync can tell its
+ * own objects (whose shape it knows) from ones another writer put in the status, and skip
+ * re-checking their key sets; as JSON it is the plain object kube's kubelet reports.
+ */
+class KubeletContainerStatus {
+  declare name: string;
+  declare image: string;
+  declare imageID: string;
+  declare ready: boolean;
+  declare restartCount: number;
+  declare started: boolean;
+  declare containerID?: string;
+  declare state: Record<string, Record<string, unknown>>;
+
+  constructor(name: string, specImage: string, c: ContainerRuntime | undefined, terminating: boolean) {
+    this.name = name;
+    this.image = c?.runningImage ?? specImage;
+    this.imageID = c?.imageID ?? '';
+    this.ready = c?.ready ?? false;
+    this.restartCount = c?.restartCount ?? 0;
+    this.started = c?.state === 'running';
+    if (c?.state === 'running') {
+      this.containerID = c.containerID;
+      this.state = { running: { startedAt: c.startedAt } };
+    } else if (c?.state === 'crashed') this.state = { waiting: { reason: 'CrashLoopBackOff' } };
+    else if (terminating) this.state = { terminated: { exitCode: 0, reason: 'Completed' } };
+    else this.state = { waiting: { reason: 'ContainerCreating' } };
+  }
+}
+
 /** One container's status as the runtime sees it. */
 function containerStatus(
   name: string,
@@ -151,27 +182,9 @@ function containerStatus(
   c: ContainerRuntime | undefined,
   terminating: boolean,
 ): Record<string, unknown> {
-  const cs: Record<string, unknown> = {
-    name,
-    image: c?.runningImage ?? specImage,
-    imageID: c?.imageID ?? '',
-    ready: c?.ready ?? false,
-    restartCount: c?.restartCount ?? 0,
-    started: c?.state === 'running',
-  };
-  if (c?.state === 'running') {
-    cs.containerID = c.containerID;
-    cs.state = { running: { startedAt: c.startedAt } };
-  } else if (c?.state === 'crashed') cs.state = { waiting: { reason: 'CrashLoopBackOff' } };
-  else if (terminating) cs.state = { terminated: { exitCode: 0, reason: 'Completed' } };
-  else cs.state = { waiting: { reason: 'ContainerCreating' } };
-  return cs;
+  return new KubeletContainerStatus(name, specImage, c, terminating) as unknown as Record<string, unknown>;
 }
 
-/**
- * True when `prev` is exactly what {@link containerStatus} would build for this runtime state
- * (checked field by field, so an unchanged container allocates nothing).
- */
 function reportsRuntime(
   prev: Record<string, unknown>,
   name: string,
@@ -180,6 +193,8 @@ function reportsRuntime(
   terminating: boolean,
 ): boolean {
   const running = c?.state === 'running';
+  // The kubelet's own objects have exactly the keys it writes: only the values need checking.
+  const own = prev instanceof KubeletContainerStatus;
   if (
     prev.name !== name ||
     prev.image !== (c?.runningImage ?? specImage) ||
@@ -188,21 +203,21 @@ function reportsRuntime(
     prev.restartCount !== (c?.restartCount ?? 0) ||
     prev.started !== running ||
     (running ? prev.containerID !== c.containerID : Object.hasOwn(prev, 'containerID')) ||
-    ownKeyCount(prev) !== (running ? 8 : 7)
+    (!own && ownKeyCount(prev) !== (running ? 8 : 7))
   )
     return false;
   const st = prev.state as Record<string, Record<string, unknown> | undefined> | undefined;
-  if (!st || ownKeyCount(st) !== 1) return false;
+  if (!st || (!own && ownKeyCount(st) !== 1)) return false;
   const r = st.running;
-  if (running) return r !== undefined && r.startedAt === c?.startedAt && ownKeyCount(r) === 1;
+  if (running) return r !== undefined && r.startedAt === c?.startedAt && (own || ownKeyCount(r) === 1);
   const reason = c?.state === 'crashed' ? 'CrashLoopBackOff' : terminating ? undefined : 'ContainerCreating';
   if (reason === undefined)
     return (
       st.terminated?.reason === 'Completed' &&
       st.terminated.exitCode === 0 &&
-      ownKeyCount(st.terminated) === 2
+      (own || ownKeyCount(st.terminated) === 2)
     );
-  return st.waiting?.reason === reason && ownKeyCount(st.waiting) === 1;
+  return st.waiting?.reason === reason && (own || ownKeyCount(st.waiting) === 1);
 }
 
 /** Number of own keys, counted without allocating a key array. */
