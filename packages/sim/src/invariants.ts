@@ -173,8 +173,10 @@ export class InvariantChecker {
   /** Tracks controller take-downs from the store's change notifications. */
   onChange(c: Change): void {
     if (this.reports.length === 0 || c.object.kind !== 'Pod') return;
-    if (c.old !== undefined) this.countLive(c.old as Pod, -1);
-    if (c.type !== 'deleted') this.countLive(c.object as Pod, 1);
+    if (!(c.type === 'modified' && c.old !== undefined && sameCountedInputs(c.old as Pod, c.object as Pod))) {
+      if (c.old !== undefined) this.countLive(c.old as Pod, -1);
+      if (c.type !== 'deleted') this.countLive(c.object as Pod, 1);
+    }
     const byController = c.source.startsWith('controller:');
     const gone = c.type === 'deleted' || Boolean(c.object.metadata.deletionTimestamp);
     if (!byController && !gone) return;
@@ -360,6 +362,23 @@ export class InvariantChecker {
     }
     return t;
   }
+}
+
+/**
+ * True when two versions of a pod agree on everything the live counts read: owners, deletion,
+ * labels (revision, lifecycle state), phase and conditions (compared by identity: the store
+ * keeps the unchanged parts of an object when it writes a new version).
+ */
+export function sameCountedInputs(a: Pod, b: Pod): boolean {
+  const ma = a.metadata;
+  const mb = b.metadata;
+  return (
+    ma?.ownerReferences === mb?.ownerReferences &&
+    ma?.deletionTimestamp === mb?.deletionTimestamp &&
+    ma?.labels === mb?.labels &&
+    a.status?.phase === b.status?.phase &&
+    a.status?.conditions === b.status?.conditions
+  );
 }
 
 /** §1 step 4: not Succeeded/Failed and no deletionTimestamp. */

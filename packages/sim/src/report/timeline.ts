@@ -8,7 +8,7 @@
 import type { KubeObject } from '@kruise-ts/api';
 import { LABEL_CONTROLLER_REVISION_HASH } from '@kruise-ts/api';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { cloneSetPodAvailable } from '../invariants';
+import { cloneSetPodAvailable, sameCountedInputs } from '../invariants';
 import { displayName } from '../keys';
 import type { Change, Store } from '../store';
 
@@ -63,6 +63,9 @@ export class Timeline {
   /** Keeps the live counts in step with a store write (call it for every change). */
   onChange(c: Change): void {
     if (c.object.kind !== 'Pod') return;
+    // Most writes (a container's status, an annotation) leave everything counted as it was.
+    if (c.type === 'modified' && c.old !== undefined && sameCountedInputs(c.old as Pod, c.object as Pod))
+      return;
     if (c.old !== undefined) this.count(c.old as Pod, -1);
     if (c.type !== 'deleted') this.count(c.object as Pod, 1);
   }
