@@ -58,7 +58,7 @@ export class Kubelet {
       while (this.dirty.size > 0) {
         const keys = [...this.dirty];
         this.dirty.clear();
-        for (const key of keys) this.syncPod(key);
+        for (let i = 0; i < keys.length; i++) this.syncPod(keys[i]);
       }
       if (this.nodeSide.pending) this.nodeSide.sync();
     } while (this.dirty.size > 0);
