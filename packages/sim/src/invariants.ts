@@ -149,6 +149,8 @@ export function cloneSetBudget(cs: CloneSetLike): {
 export class InvariantChecker {
   private trackers = new Map<string, Tracker>();
   private live = new Map<string, { active: number; available: number }>();
+  /** CloneSet uid → store key (a pod write names its owner by uid). */
+  private ownerKeys = new Map<string, string>();
   private reports: InvariantReport[];
 
   constructor(
@@ -184,11 +186,15 @@ export class InvariantChecker {
       (r) => r.controller && r.kind === 'CloneSet',
     );
     if (!owner) return;
-    const csKey = objectKey({
-      apiVersion: owner.apiVersion,
-      kind: 'CloneSet',
-      metadata: { namespace: c.object.metadata.namespace, name: owner.name },
-    });
+    let csKey = this.ownerKeys.get(owner.uid);
+    if (csKey === undefined) {
+      csKey = objectKey({
+        apiVersion: owner.apiVersion,
+        kind: 'CloneSet',
+        metadata: { namespace: c.object.metadata.namespace, name: owner.name },
+      });
+      this.ownerKeys.set(owner.uid, csKey);
+    }
     const cs = this.ctx.store.getByKey(csKey) as CloneSetLike | undefined;
     if (!cs) return;
     const t = this.tracker(csKey);
@@ -389,9 +395,12 @@ function isActivePod(pod: Pod): boolean {
 }
 
 function imagesChanged(a: Pod, b: Pod): boolean {
-  const ia = (a.spec?.containers ?? []).map((c) => c.image).join('\n');
-  const ib = (b.spec?.containers ?? []).map((c) => c.image).join('\n');
-  return ia !== ib;
+  const ca = a.spec?.containers ?? [];
+  const cb = b.spec?.containers ?? [];
+  if (ca === cb) return false;
+  if (ca.length !== cb.length) return true;
+  for (let i = 0; i < ca.length; i++) if (ca[i].image !== cb[i].image) return true;
+  return false;
 }
 
 /** `true` when `name` is an invariant the simulator knows. */
