@@ -229,14 +229,7 @@ export abstract class StoreWrites extends ObjectIndex {
     if (!old) return notFound(target.kind, target.name);
     if (target.uid && old.metadata.uid !== target.uid) return conflict(target.kind, target.name, 'uid');
     if (!assumeChanged && jsonEqual(status, old.status)) return { ok: true, object: old };
-    const out: KubeObject = {
-      ...old,
-      metadata: { ...old.metadata, resourceVersion: String(++this.rv) },
-      status,
-    };
-    const stored = this.commit(out, old);
-    this.notify({ type: 'modified', key, old, object: stored, source, verb: 'updateStatus', reason });
-    return { ok: true, object: stored };
+    return this.storeStatus(key, old, status, source, reason);
   }
 
   /**
@@ -265,6 +258,17 @@ export abstract class StoreWrites extends ObjectIndex {
         reason,
         true,
       );
+    return this.storeStatus(key, old, status, source, reason);
+  }
+
+  /** Stores `old` with a new status and resourceVersion, and notifies. */
+  private storeStatus(
+    key: string,
+    old: KubeObject,
+    status: unknown,
+    source: string,
+    reason: string | undefined,
+  ): WriteResult {
     const out: KubeObject = {
       ...old,
       metadata: { ...old.metadata, resourceVersion: String(++this.rv) },
