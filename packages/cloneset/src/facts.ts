@@ -89,7 +89,7 @@ export class PodFacts {
   refreshNoop(i: number): boolean {
     return (this.flags[i] & REFRESH_NOOP) !== 0;
   }
-  /** The in-place part of the refresh cannot change this pod ({@link isInPlaceRefreshNoop}). */
+  /** The in-place part of the refresh cannot change this pod (`isInPlaceRefreshNoop`). */
   inPlaceRefreshNoop(i: number): boolean {
     return (this.flags[i] & IN_PLACE_REFRESH_NOOP) !== 0;
   }
@@ -105,7 +105,7 @@ export class PodFacts {
 
 /**
  * Computes the facts of every pod, in pod order. Each pod's own content is read once per pod
- * object and memoised across reconciles ({@link podContentFacts}); what depends on this
+ * object and memoised across reconciles (`podContentFacts`); what depends on this
  * reconcile — the update revision, `podsToDelete`, `minReadySeconds` and `now` — is applied
  * here to those facts. `contents`, when given, holds each pod's content facts (same order; the
  * listing step already looked them up).

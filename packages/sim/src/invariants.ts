@@ -90,6 +90,25 @@ interface CloneSetLike extends KubeObject {
  * since every write makes a new pod object.
  */
 export function cloneSetPodAvailable(pod: Pod, minReadySeconds: number, nowMs: number): boolean {
+  // The last two answers for minReadySeconds 0: on every write the timeline and the invariant
+  // checker each ask about the old and the new version of the pod (stored pods are immutable).
+  if (minReadySeconds === 0) {
+    if (pod === recent.podA) return recent.a;
+    if (pod === recent.podB) return recent.b;
+  }
+  const v = computeAvailable(pod, minReadySeconds, nowMs);
+  if (minReadySeconds === 0) {
+    recent.podB = recent.podA;
+    recent.b = recent.a;
+    recent.podA = pod;
+    recent.a = v;
+  }
+  return v;
+}
+
+const recent: { podA?: Pod; a: boolean; podB?: Pod; b: boolean } = { a: false, b: false };
+
+function computeAvailable(pod: Pod, minReadySeconds: number, nowMs: number): boolean {
   const state = pod.metadata?.labels?.[LABEL_LIFECYCLE_STATE] ?? '';
   if (state !== '' && state !== 'Normal') return false;
   const status = pod.status;

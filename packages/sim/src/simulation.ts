@@ -29,6 +29,15 @@ import { DEFAULT_START_TIME, VirtualClock } from './time';
 export type { ScheduledFailure } from './failures';
 export { defaultNodes, type SimStats, type SimulationOptions } from './options';
 
+/** The log record type of each action verb (`patch` → `Patch`). */
+const VERB_RECORD_TYPES: Record<string, string> = {
+  create: 'Create',
+  update: 'Update',
+  patch: 'Patch',
+  updateStatus: 'UpdateStatus',
+  delete: 'Delete',
+};
+
 /** A running simulation. */
 export class Simulation {
   readonly clock: VirtualClock;
@@ -435,7 +444,7 @@ export class Simulation {
           : displayName(a.object)
         : displayRef(a.target);
     if (res.ok) {
-      const verb = a.verb === 'updateStatus' ? 'UpdateStatus' : a.verb[0].toUpperCase() + a.verb.slice(1);
+      const verb = VERB_RECORD_TYPES[a.verb] ?? a.verb;
       this.record({ type: verb, object: target, source, detail: { reason: a.reason } });
     } else {
       this.stats.actionsFailed++;
