@@ -65,9 +65,10 @@ export class ObjectIndex {
     return [...this.objects.keys()].sort().map((k) => this.objects.get(k)!);
   }
 
-  protected commit(obj: KubeObject, known?: KubeObject): KubeObject {
+  /** Stores `obj` (replacing `known`, the stored version, when the caller has it) at `storeKey` or its own key. */
+  protected commit(obj: KubeObject, known?: KubeObject, storeKey?: string): KubeObject {
     if (this.freeze) deepFreezeObject(obj);
-    const key = objectKey(obj);
+    const key = storeKey ?? objectKey(obj);
     const prev = known ?? this.objects.get(key);
     this.objects.set(key, obj);
     if (prev && prev.metadata.ownerReferences === obj.metadata.ownerReferences && prev.spec === obj.spec)

@@ -161,7 +161,7 @@ export abstract class StoreWrites extends ObjectIndex {
             : undefined;
     const out: KubeObject =
       status === undefined ? { ...body, metadata: meta } : { ...body, metadata: meta, status };
-    const stored = this.commit(out);
+    const stored = this.commit(out, undefined, key);
     this.notify({ type: 'added', key, object: stored, source, verb: 'create', reason });
     return { ok: true, object: stored };
   }
@@ -274,7 +274,7 @@ export abstract class StoreWrites extends ObjectIndex {
       metadata: { ...old.metadata, resourceVersion: String(++this.rv) },
       status,
     };
-    const stored = this.commit(out, old);
+    const stored = this.commit(out, old, key);
     this.notify({ type: 'modified', key, old, object: stored, source, verb: 'updateStatus', reason });
     return { ok: true, object: stored };
   }
@@ -331,7 +331,7 @@ export abstract class StoreWrites extends ObjectIndex {
       spec: { ...(old.spec as object), nodeName },
       status: { ...status, conditions },
     };
-    const stored = this.commit(out, old);
+    const stored = this.commit(out, old, podKey);
     this.notify({
       type: 'modified',
       key: podKey,
@@ -405,8 +405,10 @@ export abstract class StoreWrites extends ObjectIndex {
       this.remove(out, source, reason, old);
       return { ok: true, removed: true };
     }
-    const stored = this.commit(out);
-    this.notify({ type: 'modified', key: objectKey(stored), old, object: stored, source, verb, reason });
+    // The same object (name, namespace and kind are kept from `old`): the same key, and `old` is stored.
+    const key = objectKey(old);
+    const stored = this.commit(out, old, key);
+    this.notify({ type: 'modified', key, old, object: stored, source, verb, reason });
     return { ok: true, object: stored };
   }
 
