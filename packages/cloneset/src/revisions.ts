@@ -6,30 +6,21 @@ import type { KubeObject } from '@kruise-ts/api';
 import { ANNOTATION_CLONESET_VCT_HASH, type CloneSet, LABEL_CONTROLLER_REVISION_HASH } from '@kruise-ts/api';
 import {
   type Action,
-  chooseUpdateRevision,
+  type ControllerRevisionPlan,
   hashVolumeClaimTemplates,
   newControllerRevision,
-  nextRevisionNumber,
   type ObjectRef,
+  planControllerRevisions,
   revisionsToTruncate,
   revisionTemplate,
-  sortControllerRevisions,
 } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
 import { shortHashOf } from './predicates';
 import { Reasons } from './types';
 
-/** The outcome of §1 step 8. */
-export interface RevisionPlan {
-  /** All owned revisions in history order, the created or renumbered one included. */
-  revisions: ControllerRevision[];
-  updateRevision: ControllerRevision;
-  currentRevision: ControllerRevision;
-  collisionCount: number;
-  /** `create` of a new revision or `update` of a rolled-back one (at most one action). */
-  actions: Action[];
-}
+/** The outcome of §1 step 8 (core's {@link ControllerRevisionPlan}). */
+export type RevisionPlan = ControllerRevisionPlan;
 
 /** The reference of a ControllerRevision. */
 export function revisionRef(r: ControllerRevision): ObjectRef {
@@ -74,45 +65,30 @@ export function candidateRevision(
  * `sample-a` is updated to revision 3 and becomes the updateRevision.
  */
 export function planRevisions(cs: CloneSet, owned: readonly ControllerRevision[]): RevisionPlan {
-  const sorted = sortControllerRevisions(owned);
-  const next = nextRevisionNumber(sorted);
-  const choice = chooseUpdateRevision(
-    sorted,
-    (collisions) => candidateRevision(cs, next, collisions),
-    cs.status?.collisionCount ?? 0,
-  );
-  const { collisionCount } = choice;
-  const actions: Action[] = [];
-  let updateRevision: ControllerRevision;
-  let revisions = sorted;
-  if (choice.kind === 'latest') {
-    updateRevision = choice.revision;
-  } else if (choice.kind === 'reuse') {
-    const old = choice.old;
-    const vct =
-      candidateRevision(cs, next, collisionCount).metadata?.annotations?.[ANNOTATION_CLONESET_VCT_HASH] ?? '';
-    const annotations = { ...(old.metadata?.annotations ?? {}) };
-    if (annotations[ANNOTATION_CLONESET_VCT_HASH] !== vct) annotations[ANNOTATION_CLONESET_VCT_HASH] = vct;
-    updateRevision = { ...old, metadata: { ...old.metadata, annotations }, revision: next };
-    actions.push({
-      verb: 'update',
-      object: updateRevision as unknown as KubeObject,
-      reason: Reasons.UpdateRevision,
-    });
-    revisions = sortControllerRevisions(sorted.map((r) => (r === old ? updateRevision : r)));
-  } else {
-    updateRevision = choice.revision;
-    actions.push({
-      verb: 'create',
-      object: updateRevision as unknown as KubeObject,
-      reason: Reasons.CreateRevision,
-    });
-    revisions = [...sorted, updateRevision];
-  }
-  const currentName = cs.status?.currentRevision;
-  const currentRevision =
-    (currentName ? revisions.find((r) => r.metadata?.name === currentName) : undefined) ?? updateRevision;
-  return { revisions, updateRevision, currentRevision, collisionCount, actions };
+  return planControllerRevisions(owned, {
+    candidateFor: (next, collisions) => candidateRevision(cs, next, collisions),
+    collisionCount: cs.status?.collisionCount ?? 0,
+    currentRevisionName: cs.status?.currentRevision,
+    // the rollback keeps the old name (the hash its pods carry) and refreshes the VCT hash
+    reuse: (old, next, collisionCount) => {
+      const vct =
+        candidateRevision(cs, next, collisionCount).metadata?.annotations?.[ANNOTATION_CLONESET_VCT_HASH] ??
+        '';
+      const annotations = { ...(old.metadata?.annotations ?? {}) };
+      if (annotations[ANNOTATION_CLONESET_VCT_HASH] !== vct) annotations[ANNOTATION_CLONESET_VCT_HASH] = vct;
+      const revision: ControllerRevision = {
+        ...old,
+        metadata: { ...old.metadata, annotations },
+        revision: next,
+      };
+      const action: Action = {
+        verb: 'update',
+        object: revision as unknown as KubeObject,
+        reason: Reasons.UpdateRevision,
+      };
+      return { revision, action };
+    },
+  });
 }
 
 /** The pod template stored in a revision (§1 step 12: `currentCS` / `updateCS`); falls back to `fallback`. */

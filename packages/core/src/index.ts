@@ -19,6 +19,7 @@ export * from './qos';
 export * from './quantity';
 export * from './readiness';
 export * from './revision';
+export * from './revisionPlan';
 export * from './selectors';
 export * from './specifiedDelete';
 export * from './strategicMerge';

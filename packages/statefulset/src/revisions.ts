@@ -2,37 +2,22 @@
 // revision of the current template, current/update revision selection with rollback
 // renumbering and collision counting, the templates of currentSet/updateSet, and history
 // truncation.
-import {
-  APPS_V1BETA1,
-  type KubeObject,
-  LABEL_CONTROLLER_REVISION_HASH,
-  type StatefulSet,
-} from '@kruise-ts/api';
+import { APPS_V1BETA1, LABEL_CONTROLLER_REVISION_HASH, type StatefulSet } from '@kruise-ts/api';
 import {
   type Action,
-  chooseUpdateRevision,
+  type ControllerRevisionPlan,
   newControllerRevision,
-  nextRevisionNumber,
   type ObjectRef,
+  planControllerRevisions,
   revisionsToTruncate,
   revisionTemplate,
-  sortControllerRevisions,
 } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
 import { Reasons } from './types';
 
-/** The outcome of revision selection (R4.3–R4.5). */
-export interface StatefulSetRevisionPlan {
-  /** All revisions in history order, the created or renumbered one included. */
-  revisions: ControllerRevision[];
-  currentRevision: ControllerRevision;
-  updateRevision: ControllerRevision;
-  /** `status.collisionCount` after creating the update revision. */
-  collisionCount: number;
-  /** At most one action: `create` of a new revision or the renumbering `patch` of a rolled-back one. */
-  actions: Action[];
-}
+/** The outcome of revision selection (R4.3–R4.5; core's {@link ControllerRevisionPlan}). */
+export type StatefulSetRevisionPlan = ControllerRevisionPlan;
 
 /** The reference of a ControllerRevision. */
 export function revisionRef(r: ControllerRevision): ObjectRef {
@@ -81,41 +66,22 @@ export function getStatefulSetRevisions(
   set: StatefulSet,
   owned: readonly ControllerRevision[],
 ): StatefulSetRevisionPlan {
-  let revisions = sortControllerRevisions(owned);
-  const next = nextRevisionNumber(revisions);
-  const choice = chooseUpdateRevision(
-    revisions,
-    (collisions) => candidateRevision(set, next, collisions),
-    set.status?.collisionCount ?? 0,
-  );
-  const { collisionCount } = choice;
-  const actions: Action[] = [];
-  let updateRevision: ControllerRevision;
-  if (choice.kind === 'latest') {
-    updateRevision = choice.revision;
-  } else if (choice.kind === 'reuse') {
-    const old = choice.old;
-    updateRevision = { ...old, revision: next };
-    actions.push({
-      verb: 'patch',
-      target: revisionRef(old),
-      patchType: 'merge',
-      patch: { revision: next },
-      reason: Reasons.UpdateRevision,
-    });
-    revisions = sortControllerRevisions(revisions.map((r) => (r === old ? updateRevision : r)));
-  } else {
-    updateRevision = choice.revision;
-    actions.push({
-      verb: 'create',
-      object: updateRevision as unknown as KubeObject,
-      reason: Reasons.CreateRevision,
-    });
-    revisions = [...revisions, updateRevision];
-  }
-  const wanted = set.status?.currentRevision;
-  const currentRevision = revisions.find((r) => wanted && r.metadata?.name === wanted) ?? updateRevision;
-  return { revisions, currentRevision, updateRevision, collisionCount, actions };
+  return planControllerRevisions(owned, {
+    candidateFor: (next, collisions) => candidateRevision(set, next, collisions),
+    collisionCount: set.status?.collisionCount ?? 0,
+    currentRevisionName: set.status?.currentRevision,
+    // the rollback: only the revision number changes, sent as a merge patch
+    reuse: (old, next) => ({
+      revision: { ...old, revision: next },
+      action: {
+        verb: 'patch',
+        target: revisionRef(old),
+        patchType: 'merge',
+        patch: { revision: next },
+        reason: Reasons.UpdateRevision,
+      },
+    }),
+  });
 }
 
 /**
