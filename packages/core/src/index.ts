@@ -13,6 +13,7 @@ export * from './intstr';
 export * from './jsonDiff';
 export * from './lifecycle';
 export * from './naming';
+export * from './objects';
 export * from './ordering/index';
 export * from './podReadiness';
 export * from './qos';

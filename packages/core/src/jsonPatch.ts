@@ -2,6 +2,7 @@
 // JSON merge patch (RFC 7386) and JSON patch (RFC 6902, including `test`).
 // Used by ./applyActions; re-exported from it. Inputs are never mutated.
 import { KruiseError } from './errors';
+import { extend } from './objects';
 
 type Json = unknown;
 type JsonObject = Record<string, unknown>;
@@ -55,7 +56,8 @@ export function applyMergePatch(target: Json, patch: Json): Json {
   // Built without `delete`, which would turn the copy into a slow dictionary-mode object.
   let out: JsonObject;
   if (!isObject(target)) out = {};
-  else if (!deletes) out = { ...target };
+  // extend, not a spread: the patch may add keys, and a spread that gains keys gets a hidden class of its own (objects.ts)
+  else if (!deletes) out = extend(target);
   else {
     out = {};
     for (const k in target)

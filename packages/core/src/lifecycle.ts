@@ -11,6 +11,7 @@ import {
 } from '@kruise-ts/api';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { formatTime, type Now } from './inplace/internal';
+import { extend } from './objects';
 import {
   addNotReadyKey,
   type PodReadinessMessage,
@@ -101,11 +102,12 @@ function writeState(
   finalizers: string[] = [],
 ): Pod {
   const meta = pod.metadata ?? {};
-  const metadata = {
-    ...meta,
-    labels: { ...(meta.labels ?? {}), ...extraLabels, [LABEL_LIFECYCLE_STATE]: state },
-    annotations: { ...(meta.annotations ?? {}), [ANNOTATION_LIFECYCLE_TIMESTAMP]: formatTime(now) },
-  };
+  // Copies by extend, not spreads, where a key may be new (a hidden class per pod otherwise: objects.ts).
+  const labels: Record<string, string> = extend(meta.labels, extraLabels);
+  labels[LABEL_LIFECYCLE_STATE] = state;
+  const annotations: Record<string, string> = extend(meta.annotations);
+  annotations[ANNOTATION_LIFECYCLE_TIMESTAMP] = formatTime(now);
+  const metadata = extend(meta, { labels, annotations });
   if (finalizers.length > 0) {
     const allFinalizers = [...(meta.finalizers ?? [])];
     for (const f of finalizers) if (!allFinalizers.includes(f)) allFinalizers.push(f);

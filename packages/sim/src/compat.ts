@@ -8,6 +8,7 @@ export {
   createApplier,
   createRng,
   deterministicUid,
+  extend,
   findMatchingUntoleratedTaint,
   jsonEqual,
   matchesLabelSelector,

@@ -3,6 +3,7 @@
 // included), container statuses with image, imageID, restart count and state,
 // and the image digests the model makes up.
 import type { Pod, PodCondition, PodStatus } from 'kubernetes-types/core/v1';
+import { extend } from './compat';
 import { fnvHex } from './hashing';
 
 /** A container's runtime state. */
@@ -133,15 +134,16 @@ export function composeStatus(pod: Pod, rt: PodRuntime, now: string): PodStatus 
     startTime === old.startTime
   )
     return old;
-  return {
-    ...old,
+  // extend, not a spread: the first report adds keys, and a spread gaining keys gives every pod's
+  // status a hidden class of its own (core/objects.ts).
+  return extend(old, {
     phase,
     conditions,
     hostIP,
     podIP,
     startTime,
     containerStatuses: (changed ? statuses : oldStatuses) as unknown as PodStatus['containerStatuses'],
-  };
+  });
 }
 
 /**

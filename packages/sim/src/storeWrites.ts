@@ -11,6 +11,7 @@ import {
   createApplier,
   createRng,
   deterministicUid,
+  extend,
   jsonEqual,
 } from './compat';
 import { isNamespaced, keyOf, objectKey, refKey, resourceName } from './keys';
@@ -109,7 +110,7 @@ export abstract class StoreWrites extends ObjectIndex {
    * resourceVersion, generation and creationTimestamp are filled in.
    */
   load(obj: KubeObject): KubeObject {
-    const meta = { ...obj.metadata };
+    const meta = extend(obj.metadata);
     if (isNamespaced(obj.kind) && !meta.namespace) meta.namespace = 'default';
     meta.uid ??= this.nextUid();
     meta.resourceVersion = String(++this.rv);
@@ -122,7 +123,7 @@ export abstract class StoreWrites extends ObjectIndex {
 
   /** Creates an object (POST): admission, generated name, uid, resourceVersion, generation 1, creationTimestamp. */
   create(obj: KubeObject, source: string, reason?: string): WriteResult {
-    let meta = { ...obj.metadata };
+    let meta = extend(obj.metadata);
     if (isNamespaced(obj.kind) && !meta.namespace) meta.namespace = 'default';
     if (!isNamespaced(obj.kind)) delete meta.namespace;
     if (!meta.name) {
@@ -159,8 +160,9 @@ export abstract class StoreWrites extends ObjectIndex {
           : STATUS_KEPT_ON_CREATE.has(obj.kind)
             ? givenStatus
             : undefined;
+    // extend, not a spread: the new `status` key would give each pod a hidden class of its own (core/objects.ts)
     const out: KubeObject =
-      status === undefined ? { ...body, metadata: meta } : { ...body, metadata: meta, status };
+      status === undefined ? { ...body, metadata: meta } : extend(body, { metadata: meta, status });
     const stored = this.commit(out, undefined, key);
     this.notify({ type: 'added', key, object: stored, source, verb: 'create', reason });
     return { ok: true, object: stored };
@@ -269,11 +271,10 @@ export abstract class StoreWrites extends ObjectIndex {
     source: string,
     reason: string | undefined,
   ): WriteResult {
-    const out: KubeObject = {
-      ...old,
-      metadata: { ...old.metadata, resourceVersion: String(++this.rv) },
-      status,
-    };
+    const metadata = { ...old.metadata, resourceVersion: String(++this.rv) };
+    // A status key the object already has keeps its map with a spread; a first status is added by extend (core/objects.ts).
+    const out: KubeObject =
+      'status' in old ? { ...old, metadata, status } : extend(old, { metadata, status });
     const stored = this.commit(out, old, key);
     this.notify({ type: 'modified', key, old, object: stored, source, verb: 'updateStatus', reason });
     return { ok: true, object: stored };
@@ -328,8 +329,9 @@ export abstract class StoreWrites extends ObjectIndex {
     const out: KubeObject = {
       ...old,
       metadata: { ...old.metadata, resourceVersion: String(++this.rv) },
-      spec: { ...(old.spec as object), nodeName },
-      status: { ...status, conditions },
+      // extend: a spread gaining `nodeName`/`conditions` would give each pod its own hidden class (core/objects.ts)
+      spec: extend(old.spec as object, { nodeName }),
+      status: extend(status, { conditions }),
     };
     const stored = this.commit(out, old, podKey);
     this.notify({

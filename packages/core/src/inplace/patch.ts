@@ -9,6 +9,7 @@ import {
 import type { Container, Pod, ResourceRequirements } from 'kubernetes-types/core/v1';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import { type FeatureGates, resolveFeatureGates } from '../featureGates';
+import { extend } from '../objects';
 import { applyStrategicMergePatch } from '../strategicMerge';
 import { encodeInPlaceUpdateState } from './annotations';
 import { formatTime, isEmptyMap, type Now, sortedNames } from './internal';
@@ -137,10 +138,9 @@ export function applyContainerBatch(
   for (const cs of p.status?.containerStatuses ?? []) {
     if (!imageChanged.has(cs.name)) continue; // step 7
     if (!Object.hasOwn(st.lastContainerStatuses ?? {}, cs.name)) {
-      st.lastContainerStatuses = {
-        ...(st.lastContainerStatuses ?? {}),
-        [cs.name]: cs.imageID ? { imageID: cs.imageID } : {},
-      };
+      const last = extend(st.lastContainerStatuses); // a new key: extend, not a spread (../objects.ts)
+      last[cs.name] = cs.imageID ? { imageID: cs.imageID } : {};
+      st.lastContainerStatuses = last;
     }
   }
   if (gates.InPlaceWorkloadVerticalScaling) {
