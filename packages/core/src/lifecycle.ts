@@ -113,7 +113,7 @@ function writeState(
     for (const f of finalizers) if (!allFinalizers.includes(f)) allFinalizers.push(f);
     metadata.finalizers = allFinalizers;
   }
-  return { ...pod, metadata };
+  return extend(pod, { metadata });
 }
 
 /**

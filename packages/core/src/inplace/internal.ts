@@ -2,6 +2,7 @@
 // identity-preserving wrappers over readiness.ts (R5.4, R5.5, time), so callers can tell
 // "nothing changed" by `result === input`.
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
+import { extend } from '../objects';
 import { recomputedReadyCondition, setCondition, timeOf, toRFC3339 } from '../readiness';
 
 /** A point in time as accepted by every pure function: RFC 3339 text or a Date. */
@@ -53,7 +54,7 @@ export function hasReadinessGate(pod: Pod, type: string): boolean {
 
 /** Returns a new pod whose `status.conditions` is `conditions`. */
 export function withConditions(pod: Pod, conditions: PodCondition[]): Pod {
-  return { ...pod, status: { ...(pod.status ?? {}), conditions } };
+  return extend(pod, { status: extend(pod.status, { conditions }) }); // not spreads: ../objects.ts
 }
 
 /**

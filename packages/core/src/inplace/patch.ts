@@ -89,7 +89,8 @@ export function applyContainerBatch(
   // Copy-on-write (no deep clones): the state and pod are copied shallowly, and every nested
   // object written below (labels, annotations, changed containers, lastContainerStatuses) is a
   // fresh copy, so neither input is mutated and untouched subtrees are shared.
-  const st: InPlaceUpdateState = { ...state };
+  // Copies by extend, not spreads, here and below: a spread copy gets a hidden class of its own (../objects.ts).
+  const st: InPlaceUpdateState = extend(state);
   const nextImages: Record<string, string> = {};
   const nextMeta: Record<string, ObjectMeta> = {};
   const nextResources: Record<string, ResourceRequirements> = {};
@@ -113,15 +114,15 @@ export function applyContainerBatch(
   // labels (step 9), the annotations (the state is written, step 12) unless the caller owns them
   const meta0 = p.metadata ?? {};
   const labels: Record<string, string> = writesLabels(batch, refMeta)
-    ? { ...(meta0.labels ?? {}) }
+    ? extend(meta0.labels)
     : (meta0.labels ?? {});
   let annotations: Record<string, string>;
   if (ownsMetadata && meta0.annotations) {
     annotations = meta0.annotations;
     meta0.labels = labels; // (a no-op unless copied above: same key, same place)
   } else {
-    annotations = { ...(meta0.annotations ?? {}) };
-    p = { ...p, metadata: { ...meta0, labels, annotations } };
+    annotations = extend(meta0.annotations);
+    p = extend(p, { metadata: extend(meta0, { labels, annotations }) });
   }
   const cow = new ContainersCopy(containers);
 
@@ -161,7 +162,7 @@ export function applyContainerBatch(
       }
     });
   }
-  if (cow.list) p = { ...p, spec: { ...p.spec!, containers: cow.list } };
+  if (cow.list) p = extend(p, { spec: extend(p.spec!, { containers: cow.list }) });
   for (const [name, meta] of Object.entries(refMeta)) {
     if (!batch.has(name)) {
       nextMeta[name] = meta; // step 9

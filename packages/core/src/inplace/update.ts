@@ -15,6 +15,7 @@ import {
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { type FeatureGates, resolveFeatureGates } from '../featureGates';
+import { extend } from '../objects';
 import { getPodRevision, isPodAtRevision, shortHash } from '../revision';
 import {
   decodeInPlaceUpdateGrace,
@@ -65,20 +66,22 @@ export const cloneSetRevisionAdapter: RevisionAdapter = Object.freeze({
     labels: Readonly<Record<string, string>>,
     revision: string,
     featureGates?: FeatureGates,
-  ) => ({
-    ...labels,
-    [LABEL_CONTROLLER_REVISION_HASH]: featureGates?.CloneSetShortHash ? shortHash(revision) : revision,
-    [LABEL_POD_TEMPLATE_HASH]: shortHash(revision),
-  }),
+  ) => {
+    const out: Record<string, string> = extend(labels); // not a spread: ../objects.ts
+    out[LABEL_CONTROLLER_REVISION_HASH] = featureGates?.CloneSetShortHash ? shortHash(revision) : revision;
+    out[LABEL_POD_TEMPLATE_HASH] = shortHash(revision);
+    return out;
+  },
 });
 
 /** Advanced StatefulSet: exact label equality; writes `controller-revision-hash`. */
 export const statefulSetRevisionAdapter: RevisionAdapter = Object.freeze({
   isPodAtRevision: (pod: Pod, revision: string) => getPodRevision(pod) === revision,
-  writeRevision: (labels: Readonly<Record<string, string>>, revision: string) => ({
-    ...labels,
-    [LABEL_CONTROLLER_REVISION_HASH]: revision,
-  }),
+  writeRevision: (labels: Readonly<Record<string, string>>, revision: string) => {
+    const out: Record<string, string> = extend(labels); // not a spread: ../objects.ts
+    out[LABEL_CONTROLLER_REVISION_HASH] = revision;
+    return out;
+  },
 });
 
 /**
@@ -190,15 +193,14 @@ export function inPlaceUpdate(
   }
 
   // R2.1.3: copy-on-write — only metadata, labels and annotations are new objects here;
-  // patchSpecToPod copies the containers it changes.
+  // patchSpecToPod copies the containers it changes. Copies by extend, not spreads (../objects.ts).
   const meta0 = statusPod.metadata ?? {};
-  let p: Pod = {
-    ...statusPod,
-    metadata: { ...meta0, labels: adapter.writeRevision(meta0.labels ?? {}, spec.revision, gates) },
-  };
+  let p: Pod = extend(statusPod, {
+    metadata: extend(meta0, { labels: adapter.writeRevision(meta0.labels ?? {}, spec.revision, gates) }),
+  });
   if (opts.extraMutator) p = opts.extraMutator(p);
-  const annotations: Record<string, string> = { ...(p.metadata?.annotations ?? {}) };
-  p = { ...p, metadata: { ...(p.metadata ?? {}), annotations } };
+  const annotations: Record<string, string> = extend(p.metadata?.annotations);
+  p = extend(p, { metadata: extend(p.metadata, { annotations }) });
   const state: InPlaceUpdateState = {
     revision: spec.revision,
     updateTimestamp: now,
