@@ -105,22 +105,22 @@ export function composeStatus(pod: Pod, rt: PodRuntime, now: string): PodStatus 
     }
   }
   const oldConditions = old.conditions ?? [];
-  const initialized: PodCondition = { type: 'Initialized', status: 'True' };
-  const containersReadyCond: PodCondition = {
-    type: 'ContainersReady',
-    status: containersReady ? 'True' : 'False',
-  };
+  const containersReadyCond = containersReady ? CONTAINERS_READY : CONTAINERS_NOT_READY;
   const gates = pod.spec?.readinessGates ?? [];
   const view: ConditionView = {
     conditions: oldConditions,
-    initialized,
+    initialized: INITIALIZED,
     containersReady: containersReadyCond,
   };
   let gatesOk = true;
-  for (const g of gates) if (gateCondition(view, g.conditionType)?.status !== 'True') gatesOk = false;
-  const readyCond: PodCondition =
-    containersReady && gatesOk ? { type: 'Ready', status: 'True' } : readyFalse(view, gates, containersReady);
-  const conditions = setKubeletConditions(oldConditions, initialized, containersReadyCond, readyCond, now);
+  for (let i = 0; i < gates.length; i++)
+    if (gateCondition(view, gates[i].conditionType)?.status !== 'True') gatesOk = false;
+  const readyCond: PodCondition = !containersReady
+    ? READY_CONTAINERS_NOT_READY
+    : gatesOk
+      ? READY
+      : readyGatesFalse(view, gates);
+  const conditions = setKubeletConditions(oldConditions, INITIALIZED, containersReadyCond, readyCond, now);
   const phase = everStarted || old.phase === 'Running' ? 'Running' : 'Pending';
   const hostIP = old.hostIP ?? `192.168.0.${(hashIndex(rt.node) % 250) + 1}`;
   const podIP = old.podIP ?? rt.podIP;
@@ -247,18 +247,21 @@ function gateCondition(v: ConditionView, type: string): PodCondition | undefined
   return findCond(v.conditions, type);
 }
 
-function readyFalse(
-  view: ConditionView,
-  gates: { conditionType: string }[],
-  containersReady: boolean,
-): PodCondition {
-  if (!containersReady)
-    return {
-      type: 'Ready',
-      status: 'False',
-      reason: 'ContainersNotReady',
-      message: 'containers with unready status',
-    };
+// The kubelet-owned conditions the model reports, shared (setKubeletConditions copies what it
+// stores; these are only compared and read).
+const INITIALIZED: PodCondition = Object.freeze({ type: 'Initialized', status: 'True' });
+const CONTAINERS_READY: PodCondition = Object.freeze({ type: 'ContainersReady', status: 'True' });
+const CONTAINERS_NOT_READY: PodCondition = Object.freeze({ type: 'ContainersReady', status: 'False' });
+const READY: PodCondition = Object.freeze({ type: 'Ready', status: 'True' });
+const READY_CONTAINERS_NOT_READY: PodCondition = Object.freeze({
+  type: 'Ready',
+  status: 'False',
+  reason: 'ContainersNotReady',
+  message: 'containers with unready status',
+});
+
+/** Ready=False when the containers are ready but a readiness gate is not (kubelet's message). */
+function readyGatesFalse(view: ConditionView, gates: { conditionType: string }[]): PodCondition {
   const msgs = gates
     .map((g) => {
       const c = gateCondition(view, g.conditionType);
