@@ -87,8 +87,12 @@ export function listPods(cs: CloneSet, pods: readonly Pod[]): ListedPods {
   const key = listingKey(cs);
   // The previous listing of this CloneSet: a pod object found there keeps its facts. The store
   // and informer caches list pods in a stable order and most pods are unchanged between
-  // reconciles, so the previous list is walked alongside: the same position, or a few places
-  // further on (a pod that changed or went away in between). Anything else is read afresh.
+  // reconciles, so the previous list is walked alongside (cursor `j`): the same object at the
+  // cursor or a few places further on (a pod went away in between). A pod not found is read
+  // afresh, and the cursor then moves past that pod's previous version, found by name: the
+  // pod changed in place. Without that step a run of changed pods longer than the look-ahead
+  // (an update wave takes the first 2,000 of 10k pods in order) left the cursor behind, and
+  // every pod after the run was read again although it had not changed.
   const prev = previousListings.get(key);
   const facts: PodContentFacts[] = new Array(pods.length);
   let j = 0;
@@ -104,7 +108,10 @@ export function listPods(cs: CloneSet, pods: readonly Pod[]): ListedPods {
           break;
         }
     }
-    f ??= readPodContentFacts(pod);
+    if (f === undefined) {
+      f = readPodContentFacts(pod);
+      if (prev !== undefined) j = pastPreviousVersion(prev.facts, j, f.name);
+    }
     facts[i] = f;
     let c = f.listClass;
     if (f.listKey !== key || c === undefined) {
@@ -131,8 +138,19 @@ export function listPods(cs: CloneSet, pods: readonly Pod[]): ListedPods {
  */
 const previousListings = new Map<string, { pods: readonly Pod[]; facts: PodContentFacts[] }>();
 const MAX_LISTINGS = 64;
-/** How far ahead in the previous listing a pod object is looked for. */
+/** How far ahead in the previous listing a pod object (or a changed pod's name) is looked for. */
 const LOOKAHEAD = 8;
+
+/**
+ * The cursor just past the previous version of a changed pod named `name` (found within
+ * {@link LOOKAHEAD} places of the cursor `j`), or `j` when there is none (a new pod). Names
+ * are unique among one CloneSet's pods (one namespace).
+ */
+function pastPreviousVersion(prevFacts: readonly PodContentFacts[], j: number, name: string): number {
+  const end = Math.min(j + LOOKAHEAD, prevFacts.length);
+  for (let k = j; k < end; k++) if (prevFacts[k].name === name) return k + 1;
+  return j;
+}
 
 function rememberListing(key: string, pods: readonly Pod[], facts: PodContentFacts[]): void {
   previousListings.delete(key);
