@@ -3,8 +3,10 @@
 import { LABEL_LIFECYCLE_STATE, LifecycleStates } from '@kruise-ts/api';
 import {
   calculateInPlaceUpdateSpec,
+  extend,
   getPodLifecycleState,
   getPodRevision,
+  type InPlaceUpdateOptions,
   inPlaceUpdate,
   lifecycleUpdateAction,
   setPodLifecycleState,
@@ -78,14 +80,16 @@ export function inPlaceUpdatePod(state: RoundState, pod: Pod): InPlaceOutcome {
       break;
   }
   const hadState = Object.hasOwn(pod.metadata?.labels ?? {}, LABEL_LIFECYCLE_STATE);
-  const res = inPlaceUpdate(workingPod(state, pod), oldRevision, state.updateRevision, {
-    ...opts,
+  // The options object is built per pod with extend, not spreads: a spread copy gaining keys gets a
+  // hidden class of its own, and inPlaceUpdate's reads of its options went megamorphic (core objects.ts).
+  const updateOpts: InPlaceUpdateOptions = extend(opts, {
     now: state.nowStr,
     revisionAdapter: statefulSetRevisionAdapter,
-    ...(hadState
-      ? { extraMutator: (p: Pod) => setPodLifecycleState(p, LifecycleStates.Updating, state.nowStr, false) }
-      : {}),
   });
+  if (hadState)
+    updateOpts.extraMutator = (p: Pod) =>
+      setPodLifecycleState(p, LifecycleStates.Updating, state.nowStr, false);
+  const res = inPlaceUpdate(workingPod(state, pod), oldRevision, state.updateRevision, updateOpts);
   if (res.pod) writePod(state, pod, res.pod, Reasons.InPlaceUpdate);
   if (res.error !== undefined)
     return { inPlacing: true, error: `in-place update of pod ${name}: ${res.error}` };
