@@ -61,7 +61,7 @@ export interface ListedPods {
   releaseActions: Action[];
 }
 
-/** How {@link listPods} classes a pod (memoised per pod object with the key it was computed for). */
+/** How {@link listPods} classes a pod (kept per position with the previous listing of a listing key). */
 const NOT_OWNED = 0;
 const INACTIVE = 1;
 const RELEASED = 2;
@@ -92,33 +92,33 @@ export function listPods(cs: CloneSet, pods: readonly Pod[]): ListedPods {
   // afresh, and the cursor then moves past that pod's previous version, found by name: the
   // pod changed in place. Without that step a run of changed pods longer than the look-ahead
   // (an update wave takes the first 2,000 of 10k pods in order) left the cursor behind, and
-  // every pod after the run was read again although it had not changed.
+  // every pod after the run was read again although it had not changed. A reused pod keeps its
+  // class too, read from the previous listing's byte array: the facts object is not touched.
   const prev = previousListings.get(key);
   const facts: PodContentFacts[] = new Array(pods.length);
+  const classes = new Uint8Array(pods.length);
   let j = 0;
   for (let i = 0; i < pods.length; i++) {
     const pod = pods[i];
     let f: PodContentFacts | undefined;
+    let c = NOT_OWNED;
     if (prev !== undefined) {
       const end = Math.min(j + LOOKAHEAD, prev.pods.length);
       for (let k = j; k < end; k++)
         if (prev.pods[k] === pod) {
           f = prev.facts[k];
+          c = prev.classes[k];
           j = k + 1;
           break;
         }
     }
     if (f === undefined) {
       f = readPodContentFacts(pod);
+      c = classify(pod, (f.bits & POD_ACTIVE) !== 0);
       if (prev !== undefined) j = pastPreviousVersion(prev.facts, j, f.name);
     }
     facts[i] = f;
-    let c = f.listClass;
-    if (f.listKey !== key || c === undefined) {
-      c = classify(pod, (f.bits & POD_ACTIVE) !== 0);
-      f.listKey = key;
-      f.listClass = c;
-    }
+    classes[i] = c;
     if (c === ACTIVE) {
       active.push(pod);
       activeContents.push(f);
@@ -128,7 +128,7 @@ export function listPods(cs: CloneSet, pods: readonly Pod[]): ListedPods {
       released.push(pod);
     }
   }
-  rememberListing(key, pods, facts);
+  rememberListing(key, { pods: pods.slice(), facts, classes });
   return { active, activeContents, inactive, released, releaseActions };
 }
 
@@ -136,7 +136,14 @@ export function listPods(cs: CloneSet, pods: readonly Pod[]): ListedPods {
  * The last pod list and its facts per listing key (a cache: results never depend on it).
  * Bounded: the oldest entry goes when more than {@link MAX_LISTINGS} CloneSets are listed.
  */
-const previousListings = new Map<string, { pods: readonly Pod[]; facts: PodContentFacts[] }>();
+const previousListings = new Map<string, Listing>();
+
+/** One listing as kept for the next call: the pods (a copy), their facts and their classes. */
+interface Listing {
+  pods: readonly Pod[];
+  facts: PodContentFacts[];
+  classes: Uint8Array;
+}
 const MAX_LISTINGS = 64;
 /** How far ahead in the previous listing a pod object (or a changed pod's name) is looked for. */
 const LOOKAHEAD = 8;
@@ -152,14 +159,14 @@ function pastPreviousVersion(prevFacts: readonly PodContentFacts[], j: number, n
   return j;
 }
 
-function rememberListing(key: string, pods: readonly Pod[], facts: PodContentFacts[]): void {
+/** Keeps `listing` for `key`; `listing.pods` must be a copy (the caller may reuse its array). */
+function rememberListing(key: string, listing: Listing): void {
   previousListings.delete(key);
   if (previousListings.size >= MAX_LISTINGS) {
     const oldest = previousListings.keys().next().value;
     if (oldest !== undefined) previousListings.delete(oldest);
   }
-  // A copy: the caller may reuse its array after the call (pod objects themselves are immutable).
-  previousListings.set(key, { pods: pods.slice(), facts });
+  previousListings.set(key, listing);
 }
 
 /**

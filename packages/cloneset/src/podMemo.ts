@@ -7,8 +7,8 @@
 // Sound because inputs are immutable (the package's contract: pure functions never mutate
 // their inputs and callers never mutate objects they passed; the tests deep-freeze them): a
 // pod object always has the same content, and any change to a pod is a new object. The memo
-// holds only facts of the pod itself, never of the CloneSet, a revision or `now`; the one
-// CloneSet-dependent answer (the listing class) is stored with the key it was computed for.
+// holds only facts of the pod itself, never of the CloneSet, a revision or `now` (the listing
+// class, which depends on the CloneSet, is kept with the previous listing in ownership.ts).
 import {
   ANNOTATION_INPLACE_UPDATE_GRACE,
   ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY,
@@ -72,9 +72,6 @@ export interface PodContentFacts {
    * has `minReadySeconds`), for `updateReady(pod, minReadySeconds > 0)`.
    */
   readonly readySince: string | null | undefined;
-  /** The key of the last listing answer (ownership.ts) and that answer. */
-  listKey?: string;
-  listClass?: number;
   /** The active-pods key (§9.3.1), computed the first time the pod is ordered. */
   orderKey?: ActivePodsKey;
 }
@@ -145,8 +142,6 @@ export function readPodContentFacts(pod: Pod): PodContentFacts {
     bits,
     bucket: leadingBucketOf(!!pod.spec?.nodeName, phase, readyCond?.status === 'True'),
     readySince: readyCond?.lastTransitionTime,
-    listKey: undefined,
-    listClass: undefined,
     orderKey: undefined,
   };
 }

@@ -10,9 +10,9 @@ import { listPods } from '../src/ownership';
 import { readPodContentFacts } from '../src/podMemo';
 import { makeCloneSet, makePod } from './builders';
 
-/** The content facts without the memo's own fields (listing class, order key). */
+/** The content facts without the memo's own field (the order key). */
 function contentOf(f: object): Record<string, unknown> {
-  const { listKey: _k, listClass: _c, orderKey: _o, ...rest } = f as Record<string, unknown>;
+  const { orderKey: _o, ...rest } = f as Record<string, unknown>;
   return rest;
 }
 
