@@ -2,11 +2,6 @@
 // creation through a full in-place rollout (maxUnavailable 20%). Prints the
 // simulated time, the wall time, their ratio and the memory used.
 //   npx tsx --conditions=source packages/sim/bench/rollout.ts [pods...]
-// It re-runs itself under `--max-semi-space-size=64` (V8's young generation sized for a 10k-pod
-// working set: every store write allocates a new pod, and the default 16 MiB semi-space makes the
-// scavenger promote and re-copy them; ~30% of the wall time at 10k pods). Set
-// KRUISE_BENCH_DEFAULT_HEAP=1 to measure with Node's defaults instead.
-import { spawnSync } from 'node:child_process';
 import { ControllerRegistry, defaultRegistry } from '../src/controllers';
 import { runScenario } from '../src/scenario/run';
 import { formatDuration } from '../src/time';
@@ -68,14 +63,6 @@ function scenario(pods: number, nodes: number): Record<string, unknown> {
       ],
     },
   };
-}
-
-const SEMI_SPACE = '--max-semi-space-size=64';
-if (!process.execArgv.includes(SEMI_SPACE) && !process.env.KRUISE_BENCH_DEFAULT_HEAP) {
-  const r = spawnSync(process.execPath, [SEMI_SPACE, ...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-  });
-  process.exit(r.status ?? 1);
 }
 
 const sizes = process.argv
