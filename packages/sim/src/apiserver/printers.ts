@@ -1,8 +1,8 @@
 // Table printers of the built-in kinds, as kubectl users know them from
 // kube-apiserver (pkg/printers/internalversion): pods (kubectl's printPod
-// STATUS/READY/RESTARTS logic), nodes, namespaces, events, deployments,
-// replica sets, stateful sets, controller revisions, PVCs, services, config
-// maps, secrets, leases, CRDs and webhook configurations (jobs and ingresses are in
+// STATUS/READY/RESTARTS logic), nodes, namespaces, events, PVCs, services, config
+// maps, secrets, leases, CRDs and webhook configurations (deployments, replica sets,
+// stateful sets and controller revisions are in printersApps.ts, jobs and ingresses in
 // printersMore.ts). Every other kind gets `NAME AGE`.
 import type { KubeObject } from '@kruise-ts/api';
 import { humanDuration } from '../time';
@@ -214,7 +214,8 @@ export function templateWideCells(spec: J): [string, string, string] {
   return [...images(spec.template), selectorText(spec.selector)];
 }
 
-const n = (v: unknown) => (typeof v === 'number' ? v : 0);
+/** A status counter as printed: the number, or 0 when absent. */
+export const n = (v: unknown) => (typeof v === 'number' ? v : 0);
 
 /** Printers of the built-in kinds, by kind. */
 export const PRINTERS: Record<string, Printer> = {
@@ -265,72 +266,6 @@ export const PRINTERS: Record<string, Printer> = {
       { ...c('Name', 'string', 1, 'name') },
     ],
     row: eventRow,
-  },
-  Deployment: {
-    columns: [
-      nameCol(),
-      c('Ready'),
-      c('Up-to-date', 'integer'),
-      c('Available', 'integer'),
-      c('Age'),
-      ...templateWideColumns(),
-    ],
-    row: (o, now) => {
-      const s = (o.spec ?? {}) as J;
-      const st = (o.status ?? {}) as J;
-      return [
-        o.metadata.name,
-        `${n(st.readyReplicas)}/${s.replicas ?? 1}`,
-        n(st.updatedReplicas),
-        n(st.availableReplicas),
-        ageOf(o, now),
-        ...templateWideCells(s),
-      ];
-    },
-  },
-  ReplicaSet: {
-    columns: [
-      nameCol(),
-      c('Desired', 'integer'),
-      c('Current', 'integer'),
-      c('Ready', 'integer'),
-      c('Age'),
-      ...templateWideColumns(),
-    ],
-    row: (o, now) => {
-      const s = (o.spec ?? {}) as J;
-      const st = (o.status ?? {}) as J;
-      return [
-        o.metadata.name,
-        s.replicas ?? 1,
-        n(st.replicas),
-        n(st.readyReplicas),
-        ageOf(o, now),
-        ...templateWideCells(s),
-      ];
-    },
-  },
-  StatefulSet: {
-    columns: [nameCol(), c('Ready'), c('Age'), c('Containers', 'string', 1), c('Images', 'string', 1)],
-    row: (o, now) => {
-      const s = (o.spec ?? {}) as J;
-      return [
-        o.metadata.name,
-        `${n((o.status as J | undefined)?.readyReplicas)}/${s.replicas ?? 1}`,
-        ageOf(o, now),
-        ...images(s.template),
-      ];
-    },
-  },
-  ControllerRevision: {
-    columns: [nameCol(), c('Controller'), c('Revision', 'integer'), c('Age')],
-    row: (o, now) => {
-      const owner = (o.metadata.ownerReferences ?? []).find((r) => r.controller);
-      const ctl = owner
-        ? `${owner.kind.toLowerCase()}.${owner.apiVersion.split('/')[0]}/${owner.name}`
-        : '<none>';
-      return [o.metadata.name, ctl, (o as J).revision ?? 0, ageOf(o, now)];
-    },
   },
   PersistentVolumeClaim: {
     columns: [

@@ -3,6 +3,7 @@
 // (guide §E), dispatched by method to reads.ts and writes.ts. Unknown paths
 // answer a 404 Status; wrong methods a 405 Status.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { deleteObject } from './deletes';
 import {
   aggregatedDiscovery,
   aggregatedVersion,
@@ -19,7 +20,7 @@ import { type ApiContext, listObjects, type Reply } from './objects';
 import { getReply, listReply, type ReadRequest, serveWatch } from './reads';
 import type { ResourceInfo } from './registry';
 import { badRequest, methodNotAllowed, unknownPath } from './status';
-import { createObject, deleteObject, patchObject, replaceObject, type WriteRequest } from './writes';
+import { createObject, patchObject, replaceObject, type WriteRequest } from './writes';
 
 /** What the router needs besides the context. */
 export interface RouteEnv {

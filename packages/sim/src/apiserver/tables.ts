@@ -5,6 +5,7 @@
 import type { KubeObject, PrinterColumn } from '@kruise-ts/api';
 import { evalJsonPath } from './jsonpath';
 import { age, type ColumnDefinition, DEFAULT_PRINTER, PRINTERS, type Printer } from './printers';
+import { APPS_PRINTERS } from './printersApps';
 import { MORE_PRINTERS } from './printersMore';
 import type { ResourceInfo } from './registry';
 
@@ -55,7 +56,7 @@ export function printerFor(res: ResourceInfo): Printer {
       row: (o, now) => [o.metadata.name, ...cols.map((col) => crdCell(col, o, now))],
     };
   }
-  return PRINTERS[res.kind] ?? MORE_PRINTERS[res.kind] ?? DEFAULT_PRINTER;
+  return PRINTERS[res.kind] ?? APPS_PRINTERS[res.kind] ?? MORE_PRINTERS[res.kind] ?? DEFAULT_PRINTER;
 }
 
 function rowObject(obj: KubeObject, include: IncludeObject): unknown {

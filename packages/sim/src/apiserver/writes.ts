@@ -1,8 +1,8 @@
 // Writes through the simulation (guide §E, §I): create (201, generateName,
 // namespace checks), replace (409 on a stale resourceVersion), patch (merge,
 // JSON, strategic for built-ins, server-side apply), the status and scale
-// subresources, and delete with preconditions, grace periods and
-// propagation. Every write goes through `sim.act`, so the admission chain
+// subresources (delete with preconditions, grace periods and propagation is in
+// deletes.ts). Every write goes through `sim.act`, so the admission chain
 // runs (defaults, validation, sidecar injection) and the cluster settles.
 // Versions (conversion.ts): a write's object is admitted in the request's
 // version and stored in the storage version; answers are converted back to the
@@ -11,15 +11,7 @@ import type { KubeObject } from '@kruise-ts/api';
 import type { ObjectRef } from '@kruise-ts/core';
 import type { WriteResult } from '../store';
 import { toStorage, viewOf } from './conversion';
-import {
-  type ApiContext,
-  deleteAdmissionContext,
-  getObject,
-  type Reply,
-  readPath,
-  toScale,
-  writePath,
-} from './objects';
+import { type ApiContext, getObject, type Reply, readPath, toScale, writePath } from './objects';
 import { applyPatch, CR_PATCH_TYPES, parsePatchBody, patchKind, withManagedField } from './patch';
 import type { ResourceInfo } from './registry';
 import {
@@ -44,11 +36,14 @@ export interface WriteRequest {
   body: string;
 }
 
-const SOURCE = 'api';
+/** The source of the API server's writes in the simulation's log. */
+export const SOURCE = 'api';
 
-const fail = (s: StatusObject): Reply => ({ code: s.code, body: s });
+/** A Status as a reply. */
+export const fail = (s: StatusObject): Reply => ({ code: s.code, body: s });
 
-function refOf(res: ResourceInfo, obj: KubeObject): ObjectRef {
+/** The store reference of `obj`, with the kind of the request's resource. */
+export function refOf(res: ResourceInfo, obj: KubeObject): ObjectRef {
   const r: ObjectRef = { apiVersion: obj.apiVersion, kind: res.kind, name: obj.metadata.name ?? '' };
   if (obj.metadata.namespace) r.namespace = obj.metadata.namespace;
   return r;
@@ -92,16 +87,22 @@ function parseObject(text: string): KubeObject | StatusObject {
   return o;
 }
 
-const isStatus = (v: unknown): v is StatusObject => (v as StatusObject)?.kind === 'Status';
+/** Is `v` a Status (a failure) rather than an object? */
+export const isStatus = (v: unknown): v is StatusObject => (v as StatusObject)?.kind === 'Status';
 
 /** `obj` at the request's version as a reply (500 when the conversion fails). */
-async function replyAs(ctx: ApiContext, req: WriteRequest, code: number, obj: KubeObject): Promise<Reply> {
+export async function replyAs(
+  ctx: ApiContext,
+  req: WriteRequest,
+  code: number,
+  obj: KubeObject,
+): Promise<Reply> {
   const v = await viewOf(ctx, obj, req.res);
   return v.ok ? { code, body: v.object } : fail(v.status);
 }
 
 /** The stored object at the request's version, or a Status. */
-async function requestView(
+export async function requestView(
   ctx: ApiContext,
   req: WriteRequest,
   stored: KubeObject,
@@ -381,92 +382,4 @@ async function patchOnce(
   if (isStatus(obj)) return fail(obj);
   if (req.sub === 'status') return writeStatus(ctx, req, current, obj);
   return updateMain(ctx, req, current, obj, view);
-}
-
-interface DeleteOptions {
-  propagationPolicy?: string;
-  gracePeriodSeconds?: number;
-  preconditions?: { uid?: string; resourceVersion?: string };
-}
-
-/** Reads DeleteOptions from the body (optional) and the query. */
-export function deleteOptions(req: WriteRequest): DeleteOptions | StatusObject {
-  let opts: DeleteOptions = {};
-  if (req.body.trim() !== '') {
-    try {
-      const v = JSON.parse(req.body);
-      if (v !== null && typeof v === 'object' && !Array.isArray(v)) opts = v as DeleteOptions;
-      else return badRequest('DeleteOptions must be a JSON object');
-    } catch (e) {
-      return badRequest(`the body of the request could not be decoded: ${(e as Error).message}`);
-    }
-  }
-  const g = req.query.get('gracePeriodSeconds');
-  if (g !== null && Number.isFinite(Number(g))) opts.gracePeriodSeconds = Number(g);
-  const pp = req.query.get('propagationPolicy');
-  if (pp) opts.propagationPolicy = pp;
-  return opts;
-}
-
-/** DELETE one object. */
-export async function deleteObject(ctx: ApiContext, req: WriteRequest, current?: KubeObject): Promise<Reply> {
-  const opts = deleteOptions(req);
-  if (isStatus(opts)) return fail(opts);
-  const obj = current ?? getObject(ctx, req.res, req.namespace, req.name ?? '');
-  if (!obj) return fail(notFoundStatus(req.res, req.name ?? ''));
-  const name = obj.metadata.name ?? '';
-  if (ctx.webhooks) {
-    const old = await requestView(ctx, req, obj);
-    if (isStatus(old)) return fail(old);
-    const w = await ctx.webhooks.admit(req.res, 'DELETE', undefined, old, undefined, req.query.has('dryRun'));
-    if (!w.ok) return fail(w.status);
-  } else {
-    // The server plays kruise: its deletion protection (spec/operator.md §1), dry runs included
-    // (D1.11), on the stored object.
-    const d = ctx.sim.admission.admitDelete(obj, deleteAdmissionContext(ctx.sim));
-    if (!d.allowed) return fail(status(d.code, d.reason, d.message));
-  }
-  if (req.query.has('dryRun')) return replyAs(ctx, req, 200, obj);
-  const pre = opts.preconditions ?? undefined;
-  if (pre?.uid && pre.uid !== obj.metadata.uid)
-    return fail(
-      conflictStatus(
-        req.res,
-        name,
-        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid}`,
-      ),
-    );
-  if (pre?.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion)
-    return fail(
-      conflictStatus(
-        req.res,
-        name,
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`,
-      ),
-    );
-  if (opts.propagationPolicy === 'Orphan' && obj.metadata.uid) orphanDependents(ctx, obj.metadata.uid);
-  const target = refOf(req.res, obj);
-  let r: WriteResult;
-  if (typeof opts.gracePeriodSeconds === 'number' && obj.kind === 'Pod') {
-    r = ctx.sim.store.delete(target, SOURCE, {
-      gracePeriodSeconds: Math.max(0, opts.gracePeriodSeconds),
-      reason: 'Delete',
-    });
-    ctx.sim.advance(0);
-  } else r = ctx.sim.act({ verb: 'delete', target, reason: 'Delete' }, SOURCE);
-  if (!r.ok) return fail(writeFailure(r, req.res, name));
-  const after = getObject(ctx, req.res, req.namespace, name);
-  return replyAs(ctx, req, 200, after ?? obj);
-}
-
-/** Orphan propagation: dependents lose the owner reference before the owner goes. */
-function orphanDependents(ctx: ApiContext, uid: string): void {
-  for (const dep of ctx.sim.store.listOwnedBy(uid)) {
-    const refs = (dep.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
-    ctx.sim.store.update(
-      { ...dep, metadata: { ...dep.metadata, ownerReferences: refs } },
-      'garbage-collector',
-      'Orphan',
-    );
-  }
 }
