@@ -6,8 +6,9 @@
 // pure reconcile → actions through admission + store → affected keys
 // enqueued). Then invariants are checked and the timeline sampled. Same
 // scenario and seed, same event log, byte for byte.
-import { type KubeObject, LABEL_CONTROLLER_REVISION_HASH } from '@kruise-ts/api';
+import type { KubeObject } from '@kruise-ts/api';
 import type { Action, FeatureGates } from '@kruise-ts/core';
+import { actionRecord, eventRecord } from './actionRecords';
 import { AdmissionChain } from './admission';
 import { createRng, type Rng } from './compat';
 import { defaultTimings, type SimContext, type SimPayload, type Timings } from './context';
@@ -17,10 +18,11 @@ import { EventQueue } from './eventQueue';
 import { EventLog, type SimEvent } from './events';
 import { injectFailure, type ScheduledFailure } from './failures';
 import { InvariantChecker, type InvariantReport, type Violation } from './invariants';
-import { apiVersionOf, displayName, displayRef, objectKey } from './keys';
+import { apiVersionOf, displayName, objectKey } from './keys';
 import { Kubelet } from './kubelet';
 import { NodeLifecycle, nodeObject } from './nodes';
 import { defaultNodes, type SimStats, type SimulationOptions } from './options';
+import { reactToPodChange } from './podReactions';
 import { Timeline } from './report/timeline';
 import { Scheduler } from './scheduler';
 import { type Change, Store, type WriteResult } from './store';
@@ -28,31 +30,6 @@ import { DEFAULT_START_TIME, VirtualClock } from './time';
 
 export type { ScheduledFailure } from './failures';
 export { defaultNodes, type SimStats, type SimulationOptions } from './options';
-
-/**
- * The `{reason}` detail of an action's log record, one frozen object per reason: a 10k-pod rollout
- * logs ~60k actions with a handful of reasons, and the log keeps every record.
- */
-function reasonDetail(reason: string | undefined): Record<string, unknown> {
-  const k = reason ?? '';
-  let d = reasonDetails.get(k);
-  if (d === undefined) {
-    d = Object.freeze({ reason });
-    if (reasonDetails.size < 1024) reasonDetails.set(k, d);
-  }
-  return d;
-}
-
-const reasonDetails = new Map<string, Record<string, unknown>>();
-
-/** The log record type of each action verb (`patch` → `Patch`). */
-const VERB_RECORD_TYPES: Record<string, string> = {
-  create: 'Create',
-  update: 'Update',
-  patch: 'Patch',
-  updateStatus: 'UpdateStatus',
-  delete: 'Delete',
-};
 
 /** A running simulation. */
 export class Simulation {
@@ -444,33 +421,12 @@ export class Simulation {
 
   private applyAction(a: Action, source: string): WriteResult {
     if (a.verb === 'event') {
-      this.record({
-        type: 'Event',
-        object: displayRef(a.involvedObject),
-        source,
-        detail: { type: a.type, reason: a.reason, message: a.message },
-      });
+      this.record(eventRecord(a, source));
       return { ok: true };
     }
     const res = this.store.apply(a, source);
-    const target =
-      a.verb === 'create' || a.verb === 'update'
-        ? res.ok && res.object
-          ? displayName(res.object)
-          : displayName(a.object)
-        : displayRef(a.target);
-    if (res.ok) {
-      const verb = VERB_RECORD_TYPES[a.verb] ?? a.verb;
-      this.record({ type: verb, object: target, source, detail: reasonDetail(a.reason) });
-    } else {
-      this.stats.actionsFailed++;
-      this.record({
-        type: 'ActionFailed',
-        object: target,
-        source,
-        detail: { verb: a.verb, reason: a.reason, code: res.code, message: res.message },
-      });
-    }
+    if (!res.ok) this.stats.actionsFailed++;
+    this.record(actionRecord(a, res, source));
     return res;
   }
 
@@ -480,42 +436,8 @@ export class Simulation {
     this.timelineDirty = true;
     this.timeline.onChange(c);
     this.invariants.onChange(c);
-    if (obj.kind === 'Pod') this.podChanged(c);
+    if (obj.kind === 'Pod') reactToPodChange(c, this);
     else if (obj.kind === 'Node') this.scheduler.bump();
     this.loop.onChange(c);
-  }
-
-  private podChanged(c: Change): void {
-    const obj = c.object;
-    const spec = obj.spec as { nodeName?: string } | undefined;
-    if (c.type === 'deleted') {
-      this.scheduler.forget(c.key, obj.metadata.uid);
-      this.scheduler.bump();
-      if (!c.old?.metadata.deletionTimestamp) this.stats.podsDeleted++;
-      return;
-    }
-    if (c.type === 'added') this.stats.podsCreated++;
-    if (c.type === 'modified' && obj.metadata.deletionTimestamp && !c.old?.metadata.deletionTimestamp)
-      this.stats.podsDeleted++;
-    if (c.type === 'modified' && c.source.startsWith('controller:')) {
-      const before = c.old?.metadata.labels?.[LABEL_CONTROLLER_REVISION_HASH];
-      const after = obj.metadata.labels?.[LABEL_CONTROLLER_REVISION_HASH];
-      if (before !== undefined && after !== undefined && before !== after) this.stats.podsUpdatedInPlace++;
-    }
-    if (!spec?.nodeName) {
-      if (!obj.metadata.deletionTimestamp) this.scheduler.notePending(c.key);
-      return;
-    }
-    // The kubelet reacts to spec changes, condition changes (readiness gates) and deletion.
-    if (c.source.startsWith('kubelet:')) return;
-    const old = c.old;
-    if (
-      !old ||
-      old.spec !== obj.spec ||
-      old.metadata.deletionTimestamp !== obj.metadata.deletionTimestamp ||
-      (old.status as { conditions?: unknown } | undefined)?.conditions !==
-        (obj.status as { conditions?: unknown } | undefined)?.conditions
-    )
-      this.kubelet.touch(c.key);
   }
 }
