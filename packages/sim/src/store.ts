@@ -10,7 +10,7 @@ import type { KubeObject } from '@kruise-ts/api';
 import type { Action, ObjectRef } from '@kruise-ts/core';
 import { objectKey, refKey } from './keys';
 import { conflict, notFound, type WriteResult } from './storeResults';
-import { StoreWrites } from './storeWrites';
+import { StoreSubresources } from './storeSubresources';
 
 export type { WriteResult } from './storeResults';
 export type { Change, StoreOptions } from './storeWrites';
@@ -19,7 +19,7 @@ export type { Change, StoreOptions } from './storeWrites';
  * The store. Objects are immutable once stored: every write stores a new object,
  * so what `get`/`list` hand out never changes under the reader.
  */
-export class Store extends StoreWrites {
+export class Store extends StoreSubresources {
   /**
    * Applies one action of the core vocabulary as `source`. `event` actions are
    * not stored (the simulation logs them); they return ok.
