@@ -1,8 +1,9 @@
 // Unit tests with small fakes: work queue (O3.3–O3.4), expectations (E4.8–E4.10), executor
 // (preconditions, 409, status subresource), informer (410 → relist, other failures → rewatch),
-// leader election (Lease), deletion protection (§1), certificates (W2.8–W2.10), webhook
+// leader election (Lease), deletion protection (§1: the handler's answer; the rules are core's), certificates (W2.8–W2.10), webhook
 // configuration patching (W2.13), flags (§3.3).
 import type { KubeObject } from '@kruise-ts/api';
+import * as core from '@kruise-ts/core';
 import { resolveFeatureGates } from '@kruise-ts/core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -339,82 +340,10 @@ describe('deletion protection (§1)', () => {
       kind: 'Namespace',
       metadata: { name: 'n', labels: v ? { 'policy.kruise.io/delete-protection': v } : {} },
     }) as KubeObject;
-  const on = { enabled: true };
-  it('D1.2: gate off → every deletion is allowed', () => {
-    expect(checkDeletionProtection('Namespace', ns('Always'), { enabled: false })).toEqual({ allowed: true });
-  });
-  it('D1.1: values are exact and case-sensitive ("always" is ignored)', () => {
-    expect(checkDeletionProtection('Namespace', ns('always'), on).allowed).toBe(true);
-  });
-  it('M1: Always denies with 403', () => {
-    expect(checkDeletionProtection('Namespace', ns('Always'), on)).toEqual({
-      allowed: false,
-      code: 403,
-      message: Messages.M1,
-    });
-  });
-  it('D1.6: an object already being deleted is allowed', () => {
-    const o = ns('Always');
-    expect(
-      checkDeletionProtection('Namespace', { ...o, metadata: { ...o.metadata, deletionTimestamp: 'x' } }, on)
-        .allowed,
-    ).toBe(true);
-  });
-  it('D1.7/M3/M4: Cascading namespace: active pods first, then Bound PVCs', () => {
-    const pods = [
-      pod('a', '1', { status: { phase: 'Running' } }),
-      pod('b', '1', { status: { phase: 'Succeeded' } }),
-    ];
-    const pvcs = [{ metadata: { name: 'c' }, status: { phase: 'Bound' } } as unknown as KubeObject];
-    expect(
-      checkDeletionProtection('Namespace', ns('Cascading'), {
-        ...on,
-        listPods: () => pods,
-        listPVCs: () => pvcs,
-      }),
-    ).toMatchObject({
-      message:
-        'forbidden by ResourcesProtectionDeletion for policy.kruise.io/delete-protection=Cascading and active pods 1>0',
-    });
-    expect(
-      checkDeletionProtection('Namespace', ns('Cascading'), {
-        ...on,
-        listPods: () => [],
-        listPVCs: () => pvcs,
-      }),
-    ).toMatchObject({
-      message:
-        'forbidden by ResourcesProtectionDeletion for policy.kruise.io/delete-protection=Cascading and "Bound" status pvc 1>0',
-    });
-  });
-  it('D1.8/M2: Cascading workload with spec.replicas 3 is denied; 0 is allowed', () => {
-    const w = (replicas: number) =>
-      ({
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: { name: 'd', labels: { 'policy.kruise.io/delete-protection': 'Cascading' } },
-        spec: { replicas },
-      }) as KubeObject;
-    expect(checkDeletionProtection('Workload', w(3), on)).toMatchObject({ message: Messages.M2(3) });
-    expect(checkDeletionProtection('Workload', w(0), on).allowed).toBe(true);
-  });
-  it('D1.9/M8: a Cascading CRD is refused while DeletionProtectionForCRDCascadingGate is off', () => {
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'x', labels: { 'policy.kruise.io/delete-protection': 'Cascading' } },
-    } as KubeObject;
-    expect(checkDeletionProtection('CustomResourceDefinition', crd, on)).toMatchObject({
-      message: 'feature-gate DeletionProtectionForCRDCascadingGate is not enabled',
-    });
-  });
-  it('D1.10: Service ignores Cascading', () => {
-    const svc = {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: 's', labels: { 'policy.kruise.io/delete-protection': 'Cascading' } },
-    } as KubeObject;
-    expect(checkDeletionProtection('Service', svc, on).allowed).toBe(true);
+  it('the rules are those of core: the operator re-exports checkDeletionProtection and its messages', () => {
+    // D1.1–D1.10 and M1–M9 are tested once, in packages/core/test/deletionProtection.test.ts.
+    expect(checkDeletionProtection).toBe(core.checkDeletionProtection);
+    expect(Messages).toBe(core.DeletionProtectionMessages);
   });
   it('D1.11: the AdmissionReview response of a denial has allowed false and code 403', async () => {
     const out = (await review(
