@@ -1,7 +1,7 @@
 // Unit tests with small fakes: work queue (O3.3–O3.4), expectations (E4.8–E4.10), executor
 // (preconditions, 409, status subresource), informer (410 → relist, other failures → rewatch),
-// leader election (Lease), deletion protection (§1: the handler's answer; the rules are core's), certificates (W2.8–W2.10), webhook
-// configuration patching (W2.13), flags (§3.3).
+// leader election (Lease), deletion protection (§1: the handler's answer; the rules are core's),
+// certificates (W2.8–W2.10), webhook configuration patching (W2.13), flags (§3.3).
 import type { KubeObject } from '@kruise-ts/api';
 import * as core from '@kruise-ts/core';
 import { resolveFeatureGates } from '@kruise-ts/core';
