@@ -62,22 +62,18 @@ export async function deleteObject(ctx: ApiContext, req: WriteRequest, current?:
   }
   if (req.query.has('dryRun')) return replyAs(ctx, req, 200, obj);
   const pre = opts.preconditions ?? undefined;
-  if (pre?.uid && pre.uid !== obj.metadata.uid)
-    return fail(
-      conflictStatus(
-        req.res,
-        name,
-        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid}`,
-      ),
-    );
-  if (pre?.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion)
-    return fail(
-      conflictStatus(
-        req.res,
-        name,
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`,
-      ),
-    );
+  for (const [field, given, actual] of [
+    ['UID', pre?.uid, obj.metadata.uid],
+    ['ResourceVersion', pre?.resourceVersion, obj.metadata.resourceVersion],
+  ] as const)
+    if (given && given !== actual)
+      return fail(
+        conflictStatus(
+          req.res,
+          name,
+          `Precondition failed: ${field} in precondition: ${given}, ${field} in object meta: ${actual}`,
+        ),
+      );
   if (opts.propagationPolicy === 'Orphan' && obj.metadata.uid) orphanDependents(ctx, obj.metadata.uid);
   const target = refOf(req.res, obj);
   let r: WriteResult;

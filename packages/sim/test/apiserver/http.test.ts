@@ -126,6 +126,24 @@ describe('§E/§H writes and errors', () => {
       message: 'clonesets.apps.kruise.io "a1" already exists',
     });
   });
+  it('§E DELETE preconditions: a wrong uid or resourceVersion is a 409 and the object stays', async () => {
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'pre' }, data: { a: '1' } };
+    const created = (await call(s.url, 'POST', '/api/v1/namespaces/default/configmaps', cm)).body;
+    const path = '/api/v1/namespaces/default/configmaps/pre';
+    const uid = await call(s.url, 'DELETE', path, { preconditions: { uid: 'other' } });
+    expect(uid.status).toBe(409);
+    expect(uid.body.message).toContain(
+      `Precondition failed: UID in precondition: other, UID in object meta: ${created.metadata.uid}`,
+    );
+    const rv = await call(s.url, 'DELETE', path, { preconditions: { resourceVersion: '1' } });
+    expect(rv.status).toBe(409);
+    expect(rv.body.message).toContain(
+      `Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: ${created.metadata.resourceVersion}`,
+    );
+    expect((await call(s.url, 'GET', path)).status).toBe(200);
+    const ok = await call(s.url, 'DELETE', path, { preconditions: { uid: created.metadata.uid } });
+    expect(ok.status).toBe(200);
+  });
   it('§H 404 NotFound with details', async () => {
     const r = await call(s.url, 'GET', `${CS}/missing`);
     expect(r.status).toBe(404);
