@@ -1,11 +1,11 @@
 // One vitest config for the whole monorepo: every package's tests and benchmarks.
-// Workspace packages resolve to their TypeScript sources through the "source"
+// Workspace packages resolve to their TypeScript sources through the "@kruise-ts/source"
 // export condition, so tests never need a prior build.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  resolve: { conditions: ['source', 'import', 'module', 'default'] },
-  ssr: { resolve: { conditions: ['source', 'import', 'module', 'default'] } },
+  resolve: { conditions: ['@kruise-ts/source', 'import', 'module', 'default'] },
+  ssr: { resolve: { conditions: ['@kruise-ts/source', 'import', 'module', 'default'] } },
   test: {
     include: ['packages/*/test/**/*.test.ts'],
     setupFiles: ['./vitest.setup.ts'],

@@ -3,7 +3,7 @@
 // maxUnavailable: 1}`. The script plays the API server (core's applyActions) and the kubelet
 // (pods become Running/Ready, image changes are pulled), printing every step.
 //
-//   npx tsx --conditions=source examples/cloneset-inplace.ts
+//   npx tsx --conditions=@kruise-ts/source examples/cloneset-inplace.ts
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1';

@@ -1,7 +1,7 @@
 // AdvancedCronJob types (apps.kruise.io/v1beta1, the v1.9.0 storage version, and v1alpha1,
 // which lacks imageListPullJobTemplate), field names as OpenKruise v1.9.0
-// `apis/apps/v1beta1/advancedcronjob_types.go` (spec/advancedcronjob.md §1.1), and
-// defaulting (spec/advancedcronjob.md AC1.3, AC1.4; v1.8.2 differences §9 item 3).
+// `apis/apps/v1beta1/advancedcronjob_types.go` (docs/reference/advancedcronjob.md §1.1), and
+// defaulting (docs/reference/advancedcronjob.md AC1.3, AC1.4; v1.8.2 differences §9 item 3).
 import type { JobTemplateSpec } from 'kubernetes-types/batch/v1';
 import type { ObjectReference } from 'kubernetes-types/core/v1';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1';
@@ -74,7 +74,7 @@ export interface AdvancedCronJobStatus {
 export type AdvancedCronJob = TypedObject<AdvancedCronJobSpec, AdvancedCronJobStatus>;
 
 /**
- * Returns a new AdvancedCronJob with the mutating webhook's defaults (spec/advancedcronjob.md AC1.3):
+ * Returns a new AdvancedCronJob with the mutating webhook's defaults (docs/reference/advancedcronjob.md AC1.3):
  * 1. pod defaults in `jobTemplate.spec.template` / `broadcastJobTemplate.spec.template` (on create,
  *    or when `spec.template` changed; never with `TemplateNoDefaults`);
  * 2. AC1.4: only if `imageListPullJobTemplate.spec.completionPolicy.type` is empty:

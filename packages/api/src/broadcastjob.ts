@@ -1,6 +1,6 @@
 // BroadcastJob types (apps.kruise.io/v1alpha1; v1beta1 has the same shape), as far as
-// AdvancedCronJob needs them (spec/advancedcronjob.md AC1.3, AC4.11, AC5.2), plus the
-// CompletionPolicy the image-pull jobs share (spec/daemon.md §3.1). Field names as
+// AdvancedCronJob needs them (docs/reference/advancedcronjob.md AC1.3, AC4.11, AC5.2), plus the
+// CompletionPolicy the image-pull jobs share (docs/reference/daemon.md §3.1). Field names as
 // OpenKruise v1.8.2 `apis/apps/v1alpha1/broadcastjob_types.go`.
 import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
 import {

@@ -1,5 +1,5 @@
 // CloneSet types (apps.kruise.io/v1alpha1), field names as OpenKruise v1.8.2
-// `apis/apps/v1alpha1/cloneset_types.go` (spec/cloneset.md §2, §13).
+// `apis/apps/v1alpha1/cloneset_types.go` (docs/reference/cloneset.md §2, §13).
 import type { PersistentVolumeClaim, PodTemplateSpec } from 'kubernetes-types/core/v1';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import {
@@ -17,7 +17,7 @@ import type { IntOrString, TypedObject } from './meta';
 import { applyPersistentVolumeClaimDefaults, applyPodTemplateDefaults } from './podTemplateDefaults';
 import type { InPlaceUpdateStrategy, Lifecycle, UpdatePriorityStrategy, UpdateScatterStrategy } from './pub';
 
-/** How CloneSet updates a pod (spec/cloneset.md §9.5). Any other value behaves like ReCreate. */
+/** How CloneSet updates a pod (docs/reference/cloneset.md §9.5). Any other value behaves like ReCreate. */
 export type CloneSetUpdateStrategyType = 'ReCreate' | 'InPlaceIfPossible' | 'InPlaceOnly';
 
 /** The update strategy type values. */
@@ -27,7 +27,7 @@ export const CloneSetUpdateStrategyTypes = {
   InPlaceOnly: 'InPlaceOnly',
 } as const;
 
-/** `spec.scaleStrategy` (spec/cloneset.md §2.1). */
+/** `spec.scaleStrategy` (docs/reference/cloneset.md §2.1). */
 export interface CloneSetScaleStrategy {
   /** Pod names to delete (§4.4). */
   podsToDelete?: string[];
@@ -37,7 +37,7 @@ export interface CloneSetScaleStrategy {
   disablePVCReuse?: boolean;
 }
 
-/** `spec.updateStrategy` (spec/cloneset.md §2.1). */
+/** `spec.updateStrategy` (docs/reference/cloneset.md §2.1). */
 export interface CloneSetUpdateStrategy {
   /** Default `ReCreate`. */
   type?: CloneSetUpdateStrategyType;
@@ -83,7 +83,7 @@ export interface CloneSetCondition {
   message?: string;
 }
 
-/** `status` of a CloneSet (spec/cloneset.md §13). */
+/** `status` of a CloneSet (docs/reference/cloneset.md §13). */
 export interface CloneSetStatus {
   observedGeneration?: number;
   replicas: number;
@@ -106,11 +106,11 @@ export interface CloneSet extends TypedObject<CloneSetSpec, CloneSetStatus> {
   kind: 'CloneSet' | string;
 }
 
-/** Default `updateStrategy.maxUnavailable` of a CloneSet (spec/cloneset.md §2.1). */
+/** Default `updateStrategy.maxUnavailable` of a CloneSet (docs/reference/cloneset.md §2.1). */
 export const CLONESET_DEFAULT_MAX_UNAVAILABLE = '20%';
 
 /**
- * Returns a new CloneSet with the mutating webhook's defaults (spec/cloneset.md §2.1):
+ * Returns a new CloneSet with the mutating webhook's defaults (docs/reference/cloneset.md §2.1):
  * `replicas` 1, `updateStrategy.type` `ReCreate`, `partition` 0, `maxUnavailable` `"20%"`,
  * `maxSurge` 0, `inPlaceUpdateStrategy` `{}` for the in-place types, `revisionHistoryLimit` 10,
  * plus the pod-template and PVC-template defaults (podTemplateDefaults.ts) on create or when the

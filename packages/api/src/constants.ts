@@ -1,5 +1,5 @@
 // Well-known labels, annotations, condition types, readiness gates and
-// finalizers, as exact strings (spec/core.md §0.1 and each controller's spec).
+// finalizers, as exact strings (docs/reference/core.md §0.1 and each controller's spec).
 // Controllers refer to these names, never to string literals.
 
 /** API groups and versions. */
@@ -14,7 +14,7 @@ export const POLICY_KRUISE_GROUP = 'policy.kruise.io';
 export const LABEL_CONTROLLER_REVISION_HASH = 'controller-revision-hash';
 /** Pod label, CloneSet only: the short hash (last `-` segment of the revision name). */
 export const LABEL_POD_TEMPLATE_HASH = 'pod-template-hash';
-/** Pod label: the lifecycle state (spec/core.md §3). */
+/** Pod label: the lifecycle state (docs/reference/core.md §3). */
 export const LABEL_LIFECYCLE_STATE = 'lifecycle.apps.kruise.io/state';
 /** Pod label: presence (any value) means "delete this pod" (R7.2). */
 export const LABEL_SPECIFIED_DELETE = 'apps.kruise.io/specified-delete';
@@ -22,7 +22,7 @@ export const LABEL_SPECIFIED_DELETE = 'apps.kruise.io/specified-delete';
 export const LABEL_PREFIX_UNAVAILABLE_POD = 'unavailable-pod.kruise.io/';
 /** Pod and PVC label, CloneSet only: the instance id a pod shares with its PVCs. */
 export const LABEL_CLONESET_INSTANCE_ID = 'apps.kruise.io/cloneset-instance-id';
-/** CloneSet label: `"true"` enables scaling-exclude-preparing-delete (spec/cloneset.md §6 D10). */
+/** CloneSet label: `"true"` enables scaling-exclude-preparing-delete (docs/reference/cloneset.md §6 D10). */
 export const LABEL_CLONESET_SCALING_EXCLUDE_PREPARING_DELETE =
   'apps.kruise.io/cloneset-scaling-exclude-preparing-delete';
 /** StatefulSet pod label: the pod's name. */
@@ -39,7 +39,7 @@ export const DELETE_PROTECTION_CASCADING = 'Cascading';
 
 // ---- pod annotations ------------------------------------------------------
 
-/** Pod annotation: JSON InPlaceUpdateState (spec/core.md 2.7.1). */
+/** Pod annotation: JSON InPlaceUpdateState (docs/reference/core.md 2.7.1). */
 export const ANNOTATION_INPLACE_UPDATE_STATE = 'apps.kruise.io/inplace-update-state';
 /** Legacy name of the in-place update state annotation: read as fallback, deleted on write. */
 export const ANNOTATION_INPLACE_UPDATE_STATE_LEGACY = 'inplace-update-state';
@@ -53,7 +53,7 @@ export const ANNOTATION_RUNTIME_CONTAINERS_META = 'apps.kruise.io/runtime-contai
 export const ANNOTATION_LIFECYCLE_TIMESTAMP = 'lifecycle.apps.kruise.io/timestamp';
 /** Pod annotation: int32 deletion cost; lower is deleted first (R7.3). */
 export const ANNOTATION_POD_DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
-/** Workload annotations tuning image pre-download (spec/core.md 7.4). */
+/** Workload annotations tuning image pre-download (docs/reference/core.md 7.4). */
 export const ANNOTATION_IMAGE_PREDOWNLOAD_PARALLELISM = 'apps.kruise.io/image-predownload-parallelism';
 export const ANNOTATION_IMAGE_PREDOWNLOAD_TIMEOUT_SECONDS =
   'apps.kruise.io/image-predownload-timeout-seconds';
@@ -76,7 +76,7 @@ export const CONDITION_INPLACE_UPDATE_READY = 'InPlaceUpdateReady';
 /** Pod condition / readiness gate: multi-writer "not ready" switch (R5.6). */
 export const CONDITION_KRUISE_POD_READY = 'KruisePodReady';
 
-// ---- lifecycle states (spec/core.md §3.1) -----------------------------------
+// ---- lifecycle states (docs/reference/core.md §3.1) -----------------------------------
 
 /** The lifecycle states a pod can be in (label `lifecycle.apps.kruise.io/state`). */
 export const LifecycleStates = {
@@ -90,7 +90,7 @@ export const LifecycleStates = {
 /** A lifecycle state; `''` when the label is absent or empty. */
 export type LifecycleState = (typeof LifecycleStates)[keyof typeof LifecycleStates] | '';
 
-// ---- finalizers and deletion protection (spec/operator.md §1, spec/daemon.md §1) ----
+// ---- finalizers and deletion protection (docs/reference/operator.md §1, docs/reference/daemon.md §1) ----
 
 /** Finalizer on ImagePullJobs so their secret copies are cleaned up (added on create, daemon.md §3.3). */
 export const DELETION_PROTECTION_FINALIZER = 'apps.kruise.io/deletion-protection';
@@ -99,12 +99,12 @@ export const DEFAULT_KRUISE_NAMESPACE = 'kruise-system';
 /** ControllerRevision label: the hash part of a revision name (Kubernetes history). */
 export const LABEL_CONTROLLER_HASH = 'controller.kubernetes.io/hash';
 
-// ---- Advanced StatefulSet (spec/statefulset.md §1) ---------------------------
+// ---- Advanced StatefulSet (docs/reference/statefulset.md §1) ---------------------------
 
 /** PVC annotation: the owning set's name, written only when ASTS resizes a claim. */
 export const ANNOTATION_OWNED_BY_ASTS = 'apps.kruise.io/owned-by-asts';
 
-// ---- Advanced DaemonSet (spec/daemonset.md) -----------------------------------
+// ---- Advanced DaemonSet (docs/reference/daemonset.md) -----------------------------------
 
 /** DaemonSet annotation `"true"`: `partition` also limits pod creation (§5.4). */
 export const ANNOTATION_DAEMONSET_PROGRESSIVE_CREATE_POD = 'daemonset.kruise.io/progressive-create-pod';
@@ -114,7 +114,7 @@ export const ANNOTATION_DEPRECATED_DAEMONSET_TEMPLATE_GENERATION = 'deprecated.d
 export const LABEL_POD_TEMPLATE_GENERATION = 'pod-template-generation';
 /** Scheduler name used when the DaemonSet controller binds pods itself (flag `assign-pods-by-scheduler=false`). */
 export const DAEMONSET_CONTROLLER_SCHEDULER_NAME = 'kubernetes.io/daemonset-controller';
-/** Node taints the DaemonSet pods tolerate by default (spec/daemonset.md §3.1). */
+/** Node taints the DaemonSet pods tolerate by default (docs/reference/daemonset.md §3.1). */
 export const TAINT_NODE_NOT_READY = 'node.kubernetes.io/not-ready';
 export const TAINT_NODE_UNREACHABLE = 'node.kubernetes.io/unreachable';
 export const TAINT_NODE_DISK_PRESSURE = 'node.kubernetes.io/disk-pressure';
@@ -123,7 +123,7 @@ export const TAINT_NODE_PID_PRESSURE = 'node.kubernetes.io/pid-pressure';
 export const TAINT_NODE_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
 export const TAINT_NODE_NETWORK_UNAVAILABLE = 'node.kubernetes.io/network-unavailable';
 
-// ---- SidecarSet (spec/sidecarset.md) ------------------------------------------
+// ---- SidecarSet (docs/reference/sidecarset.md) ------------------------------------------
 
 /** SidecarSet and pod annotation: SidecarSet hash (SS-2.1); on pods a JSON map name → entry (SS-4.7.1). */
 export const ANNOTATION_SIDECARSET_HASH = 'kruise.io/sidecarset-hash';
@@ -152,14 +152,14 @@ export const ENV_SIDECARSET_VERSION_ALT = 'SIDECARSET_VERSION_ALT';
 /** Namespace label every namespace carries with its own name (used by namespaceSelector). */
 export const LABEL_NAMESPACE_NAME = 'kubernetes.io/metadata.name';
 
-// ---- UnitedDeployment (spec/uniteddeployment.md) ------------------------------
+// ---- UnitedDeployment (docs/reference/uniteddeployment.md) ------------------------------
 
 /** Workload and pod-template label: the UD ControllerRevision the object was rendered from. */
 export const LABEL_UD_CONTROLLER_REVISION_HASH = 'apps.kruise.io/controller-revision-hash';
 /** Workload annotation: the subset's raw `patch` that was applied (`""` if none). */
 export const ANNOTATION_SUBSET_PATCH = 'apps.kruise.io/subset-patch';
 
-// ---- image pull and ContainerRecreateRequest (spec/daemon.md §1) --------------
+// ---- image pull and ContainerRecreateRequest (docs/reference/daemon.md §1) --------------
 
 /** NodeImage label: keep the NodeImage when its Node is missing. */
 export const LABEL_FAKE_NODEIMAGE = 'apps.kruise.io/fake-nodeimage';
@@ -185,7 +185,7 @@ export const ANNOTATION_CRR_SYNC_CONTAINER_STATUSES = 'crr.apps.kruise.io/sync-c
 export const ANNOTATION_CRR_UNREADY_ACQUIRED = 'crr.apps.kruise.io/unready-acquired';
 export const FINALIZER_CRR_UNREADY_ACQUIRED = 'crr.apps.kruise.io/unready-acquired';
 
-// ---- AdvancedCronJob (spec/advancedcronjob.md) --------------------------------
+// ---- AdvancedCronJob (docs/reference/advancedcronjob.md) --------------------------------
 
 /** Child annotation: the RFC 3339 slot the child was created for (AC4.4, AC4.11). */
 export const ANNOTATION_SCHEDULED_AT = 'apps.kruise.io/scheduled-at';

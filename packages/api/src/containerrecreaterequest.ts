@@ -1,6 +1,6 @@
 // ContainerRecreateRequest types (apps.kruise.io/v1alpha1), field names as OpenKruise v1.8.2
-// `apis/apps/v1alpha1/containerrecreaterequest_types.go` (spec/daemon.md §8.1), and the
-// create-time defaults of the mutating webhook (spec/daemon.md §8.3).
+// `apis/apps/v1alpha1/containerrecreaterequest_types.go` (docs/reference/daemon.md §8.1), and the
+// create-time defaults of the mutating webhook (docs/reference/daemon.md §8.3).
 import type {
   ContainerPort,
   ExecAction,
@@ -81,7 +81,7 @@ export type ContainerRecreateRequest = TypedObject<
 >;
 
 /**
- * Returns a new CRR with the mutating webhook's create-time fill-in (spec/daemon.md §8.3):
+ * Returns a new CRR with the mutating webhook's create-time fill-in (docs/reference/daemon.md §8.3):
  * `strategy` `{}` and `failurePolicy` `Fail`. When `opts.pod` (the target pod) is given, also:
  * labels `crr.apps.kruise.io/active: "true"`, `…/node-name`, `…/pod-uid`;
  * `strategy.terminationGracePeriodSeconds` from the pod spec if unset; per container `preStop` =

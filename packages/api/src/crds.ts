@@ -1,5 +1,5 @@
 // The CRD manifests of every Kruise kind: the table of printer columns and subresources
-// (spec/crds.md), `buildCrdManifests()` that assembles apiextensions.k8s.io/v1 objects from
+// (docs/reference/crds.md), `buildCrdManifests()` that assembles apiextensions.k8s.io/v1 objects from
 // it, kinds.ts and crdSchemas.ts (used by scripts/gen-crds.ts), and `crdManifests()` that
 // returns the generated copy (crds.generated.ts) so a bundle needs no YAML files at run time.
 import { crdSchema } from './crdSchemas';
@@ -37,7 +37,7 @@ const containersImages = () => [
   col('IMAGES', 'string', '.spec.template.spec.containers[*].image', 1),
 ];
 
-/** Columns and subresources per kind, exactly as spec/crds.md lists them. */
+/** Columns and subresources per kind, exactly as docs/reference/crds.md lists them. */
 export const crdPresentation: Readonly<Record<string, CrdPresentation>> = {
   CloneSet: {
     scale: replicasScale,
@@ -136,7 +136,7 @@ export const crdPresentation: Readonly<Record<string, CrdPresentation>> = {
       age(),
     ],
   },
-  // Not in spec/crds.md (BroadcastJob is only needed by AdvancedCronJob).
+  // Not in docs/reference/crds.md (BroadcastJob is only needed by AdvancedCronJob).
   BroadcastJob: {
     columns: [
       col('DESIRED', 'integer', '.status.desired'),

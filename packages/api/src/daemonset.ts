@@ -1,6 +1,6 @@
 // Advanced DaemonSet types (apps.kruise.io/v1alpha1), field names as OpenKruise v1.8.2
-// `apis/apps/v1alpha1/daemonset_types.go` (spec/daemonset.md §1, §10), and defaulting
-// (`SetDefaultsDaemonSet`, spec/daemonset.md §1.2).
+// `apis/apps/v1alpha1/daemonset_types.go` (docs/reference/daemonset.md §1, §10), and defaulting
+// (`SetDefaultsDaemonSet`, docs/reference/daemonset.md §1.2).
 import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import {
@@ -63,7 +63,7 @@ export interface DaemonSetCondition {
   message?: string;
 }
 
-/** `status` of an Advanced DaemonSet (spec/daemonset.md §10). */
+/** `status` of an Advanced DaemonSet (docs/reference/daemonset.md §10). */
 export interface DaemonSetStatus {
   currentNumberScheduled: number;
   numberMisscheduled: number;
@@ -86,7 +86,7 @@ export type DaemonSet = TypedObject<DaemonSetSpec, DaemonSetStatus>;
 export const DAEMONSET_DEFAULT_BURST_REPLICAS = 250;
 
 /**
- * Returns a new Advanced DaemonSet with the mutating webhook's defaults (spec/daemonset.md §1.2):
+ * Returns a new Advanced DaemonSet with the mutating webhook's defaults (docs/reference/daemonset.md §1.2):
  * 1. `burstReplicas` 250; 2. `updateStrategy.type` `RollingUpdate`; 3. for RollingUpdate:
  * `rollingUpdate` `{}`; with `Surging`, `maxSurge` 1 and `maxUnavailable` 0; then an empty or
  * `Surging` type becomes `Standard`; then if both `maxUnavailable` and `maxSurge` are unset,

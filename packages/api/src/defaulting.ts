@@ -1,6 +1,6 @@
 // Shared plumbing of the setDefaults* functions: the options they take, whether the
 // pod-template defaults are injected (gate TemplateNoDefaults, "on create, or when the
-// template changed": spec/cloneset.md §2.1, uniteddeployment.md §1.3 item 3,
+// template changed": docs/reference/cloneset.md §2.1, uniteddeployment.md §1.3 item 3,
 // advancedcronjob.md AC1.3 item 1), deep copy and deep equality.
 
 /**
@@ -84,7 +84,7 @@ export function gate(
   return typeof v === 'boolean' ? v : defaultingGateDefaults[name];
 }
 
-/** v1.8.2 defaults of the gates defaulting reads (spec/operator.md gate table). */
+/** v1.8.2 defaults of the gates defaulting reads (docs/reference/operator.md gate table). */
 export const defaultingGateDefaults = {
   TemplateNoDefaults: false,
   StatefulSetAutoDeletePVC: true,

@@ -1,4 +1,4 @@
-// Container image references (spec/daemon.md §2), the one parser of the repo: the Docker
+// Container image references (docs/reference/daemon.md §2), the one parser of the repo: the Docker
 // reference grammar (name [":" tag] ["@" digest]; default registry docker.io, namespace library),
 // §2.1 normalisation, §2.2 familiar name and NodeImage (name, tag) key, §2.4 registry, digest tags
 // and the webhooks' parse-error text. Used for the imagePullPolicy default (podTemplateDefaults.ts),
@@ -87,7 +87,7 @@ export function imageTag(image: string): string {
   return ref.digest === undefined ? 'latest' : '';
 }
 
-/** A normalised reference (spec/daemon.md §2.1): registry and path filled in, tag dropped when a digest is present. */
+/** A normalised reference (docs/reference/daemon.md §2.1): registry and path filled in, tag dropped when a digest is present. */
 export interface NormalizedImageReference {
   /** The registry, `docker.io` by default (Docker's legacy `index.docker.io` is mapped to it). */
   domain: string;

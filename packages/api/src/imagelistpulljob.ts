@@ -1,6 +1,6 @@
 // ImageListPullJob types (apps.kruise.io/v1alpha1; v1beta1 has the same shape, used by
 // AdvancedCronJob v1beta1 children), field names as OpenKruise v1.8.2
-// `apis/apps/v1alpha1/imagelistpulljob_types.go` (spec/daemon.md §6.1), and defaulting.
+// `apis/apps/v1alpha1/imagelistpulljob_types.go` (docs/reference/daemon.md §6.1), and defaulting.
 import { clone, type DefaultingOptions, ensureObject, type Obj } from './defaulting';
 import { applyImagePullJobTemplateDefaults, type ImagePullJobTemplate } from './imagepulljob';
 import type { TypedObject } from './meta';
@@ -33,7 +33,7 @@ export interface ImageListPullJobStatus {
 export type ImageListPullJob = TypedObject<ImageListPullJobSpec, ImageListPullJobStatus>;
 
 /**
- * Returns a new ImageListPullJob with the webhook's defaults (spec/daemon.md §6.1): as the
+ * Returns a new ImageListPullJob with the webhook's defaults (docs/reference/daemon.md §6.1): as the
  * ImagePullJob's (§3.3) except that neither `imagePullPolicy` nor the finalizer is set:
  * `completionPolicy.type` `Always`, `pullPolicy` `{timeoutSeconds: 600, backoffLimit: 3}`.
  */

@@ -1,6 +1,6 @@
 // ImagePullJob types (apps.kruise.io/v1alpha1) and the job template shared with
 // ImageListPullJob, field names as OpenKruise v1.8.2 `apis/apps/v1alpha1/imagepulljob_types.go`
-// (spec/daemon.md §3), and defaulting (spec/daemon.md §3.3).
+// (docs/reference/daemon.md §3), and defaulting (docs/reference/daemon.md §3.3).
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import type { CompletionPolicy } from './broadcastjob';
 import { DELETION_PROTECTION_FINALIZER } from './constants';
@@ -82,7 +82,7 @@ export const IMAGE_PULL_DEFAULT_BACKOFF_LIMIT = 3;
 /**
  * Applies the shared template defaults (mutates `spec`): `completionPolicy.type` `Always`,
  * `pullPolicy` `{}` then `timeoutSeconds` 600 and `backoffLimit` 3; with `imagePullPolicy`,
- * `imagePullPolicy` `IfNotPresent` (spec/daemon.md §3.3, §6.1; advancedcronjob.md AC1.4).
+ * `imagePullPolicy` `IfNotPresent` (docs/reference/daemon.md §3.3, §6.1; advancedcronjob.md AC1.4).
  */
 export function applyImagePullJobTemplateDefaults(spec: Obj, imagePullPolicy: boolean): void {
   if (!isObject(spec)) return;
@@ -94,7 +94,7 @@ export function applyImagePullJobTemplateDefaults(spec: Obj, imagePullPolicy: bo
 }
 
 /**
- * Returns a new ImagePullJob with the mutating webhook's defaults (spec/daemon.md §3.3):
+ * Returns a new ImagePullJob with the mutating webhook's defaults (docs/reference/daemon.md §3.3):
  * `completionPolicy.type` `Always`; `pullPolicy` `{timeoutSeconds: 600, backoffLimit: 3}`;
  * `imagePullPolicy` `IfNotPresent`; on create only (no `opts.old`), the finalizer
  * `apps.kruise.io/deletion-protection`. `parallelism` is not defaulted (the controller reads

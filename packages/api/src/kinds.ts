@@ -1,4 +1,4 @@
-// The table of every Kruise kind kruise-ts knows (names, scope, versions: spec/crds.md),
+// The table of every Kruise kind kruise-ts knows (names, scope, versions: docs/reference/crds.md),
 // used by the manifest reader, the CRD generator, the API server and the operator, the
 // Kubernetes built-in kinds the manifest reader accepts, and which kinds are cluster-scoped.
 
@@ -9,7 +9,7 @@ export interface KruiseKindVersion {
   storage: boolean;
 }
 
-/** A Kruise kind: group, versions, names and scope (spec/crds.md). */
+/** A Kruise kind: group, versions, names and scope (docs/reference/crds.md). */
 export interface KruiseKindInfo {
   group: string;
   kind: string;
@@ -43,7 +43,7 @@ function kindInfo(
 }
 
 /**
- * Every Kruise kind, as spec/crds.md lists them. Two deliberate additions beyond v1.8.2:
+ * Every Kruise kind, as docs/reference/crds.md lists them. Two deliberate additions beyond v1.8.2:
  * AdvancedCronJob serves `v1beta1` as storage version (v1.9.0, crds.md), and BroadcastJob and
  * ImageListPullJob also serve `v1beta1` (not storage), because AdvancedCronJob v1beta1 creates
  * its children at that version (advancedcronjob.md AC4.11).

@@ -1,6 +1,6 @@
 // NodeImage types (apps.kruise.io/v1alpha1, cluster-scoped, name = node name), field names
-// as OpenKruise v1.8.2 `apis/apps/v1alpha1/nodeimage_types.go` (spec/daemon.md §5.1), and
-// defaulting (spec/daemon.md §5.1 item 2).
+// as OpenKruise v1.8.2 `apis/apps/v1alpha1/nodeimage_types.go` (docs/reference/daemon.md §5.1), and
+// defaulting (docs/reference/daemon.md §5.1 item 2).
 import type { ObjectReference } from 'kubernetes-types/core/v1';
 import { clone, type DefaultingOptions, defaultNil, ensureObject, isObject, type Obj } from './defaulting';
 import type { ImagePullPolicy, SandboxConfig } from './imagepulljob';
@@ -102,7 +102,7 @@ function sortTags(tags: unknown): void {
 }
 
 /**
- * Returns a new NodeImage with the mutating webhook's defaults (spec/daemon.md §5.1 item 2), per
+ * Returns a new NodeImage with the mutating webhook's defaults (docs/reference/daemon.md §5.1 item 2), per
  * tag of every spec image: `createdAt` = `opts.now` if missing (left unset when `now` is not given,
  * since defaulting is pure), `pullPolicy` `{}` then `timeoutSeconds` 600 and `backoffLimit` 3; and
  * the tags of every spec image and every status image sorted ascending by `tag`.

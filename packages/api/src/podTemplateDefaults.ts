@@ -1,7 +1,7 @@
 // The Kubernetes pod-spec and PVC defaults Kruise's webhooks inject into workload
 // templates (kruise `SetDefaultPodSpec`, built from Kubernetes v1.30's
 // `SetDefaults_PodSpec`, `SetDefaults_Container`, volume and probe defaults;
-// spec/cloneset.md §2.1 "pod defaults", sidecarset.md SS-1.2.3/SS-1.2.4,
+// docs/reference/cloneset.md §2.1 "pod defaults", sidecarset.md SS-1.2.3/SS-1.2.4,
 // advancedcronjob.md AC1.3). The `apply*` functions mutate a private copy the
 // caller owns; the exported `setDefaults*` wrappers return new objects.
 import type { Container, PersistentVolumeClaim, PodSpec, PodTemplateSpec } from 'kubernetes-types/core/v1';

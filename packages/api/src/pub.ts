@@ -1,15 +1,15 @@
 // Shared "pub" types of OpenKruise v1.8.2 (kruise `apis/apps/pub/*.go`): lifecycle
 // hooks, update priority and scatter strategies, the in-place update strategy and
-// the JSON shapes of the in-place update annotations (spec/core.md §2.7, §3, §4).
+// the JSON shapes of the in-place update annotations (docs/reference/core.md §2.7, §3, §4).
 // Field names are exactly the Go JSON names.
 import type { ResourceRequirements } from 'kubernetes-types/core/v1';
 import type { LabelSelector, ObjectMeta } from 'kubernetes-types/meta/v1';
 
-// ---- lifecycle (spec/core.md §3.1) ------------------------------------------
+// ---- lifecycle (docs/reference/core.md §3.1) ------------------------------------------
 
 /**
  * A lifecycle hook: the labels and finalizers a user's controller puts on a pod to hold
- * it in a transitional state (spec/core.md R3.2/R3.3).
+ * it in a transitional state (docs/reference/core.md R3.2/R3.3).
  */
 export interface LifecycleHook {
   /** Labels whose presence (value equal) means "hooked". */
@@ -24,7 +24,7 @@ export interface LifecycleHook {
 export interface Lifecycle {
   /** Hook held before a pod is deleted (R3.7). */
   preDelete?: LifecycleHook;
-  /** Hook held before and after an in-place update (spec/core.md §3.4). */
+  /** Hook held before and after an in-place update (docs/reference/core.md §3.4). */
   inPlaceUpdate?: LifecycleHook;
   /** Hook held before a new pod becomes Normal (R3.6). */
   preNormal?: LifecycleHook;
@@ -39,7 +39,7 @@ export type LifecycleStateType =
   | 'Updated'
   | 'PreparingDelete';
 
-// ---- update priority (spec/core.md §4.1) -------------------------------------
+// ---- update priority (docs/reference/core.md §4.1) -------------------------------------
 
 /** A weight term: pods matching `matchSelector` get `weight` added to their priority (R4.2). */
 export interface UpdatePriorityWeightTerm {
@@ -59,7 +59,7 @@ export interface UpdatePriorityStrategy {
   weightPriority?: UpdatePriorityWeightTerm[];
 }
 
-// ---- scatter (spec/core.md §4.2) ---------------------------------------------
+// ---- scatter (docs/reference/core.md §4.2) ---------------------------------------------
 
 /** One scatter term: spread pods whose label `key` equals `value` (R4.8). */
 export interface UpdateScatterTerm {
@@ -96,7 +96,7 @@ export interface InPlaceUpdateContainerBatch {
 }
 
 /**
- * JSON of the pod annotation `apps.kruise.io/inplace-update-state` (spec/core.md 2.7.1).
+ * JSON of the pod annotation `apps.kruise.io/inplace-update-state` (docs/reference/core.md 2.7.1).
  * Readers accept missing fields; `updateTimestamp` is `null` when zero and
  * `lastContainerStatuses` is `null` when never set.
  */
@@ -115,7 +115,7 @@ export interface InPlaceUpdateState {
 }
 
 /**
- * The in-memory UpdateSpec (spec/core.md §1.2): what an in-place update changes.
+ * The in-memory UpdateSpec (docs/reference/core.md §1.2): what an in-place update changes.
  * The three maps are always present (possibly empty); `metaDataPatch` is the
  * strategic-merge patch as JSON text, absent when metadata is unchanged.
  */
@@ -130,7 +130,7 @@ export interface InPlaceUpdateSpec {
 }
 
 /**
- * JSON of the pod annotation `apps.kruise.io/inplace-update-grace` (spec/core.md 2.7.2): the
+ * JSON of the pod annotation `apps.kruise.io/inplace-update-grace` (docs/reference/core.md 2.7.2): the
  * UpdateSpec with empty fields omitted and `metaDataPatch` as **base64** of the patch text
  * (a Go byte slice). Example: `{"revision":"new-revision","containerImages":{"main":"img-name02"},"graceSeconds":30}`.
  */
@@ -145,7 +145,7 @@ export interface InPlaceUpdateSpecJSON {
   graceSeconds?: number;
 }
 
-/** Per-container hashes written by kruise-daemon (spec/core.md 2.7.3). */
+/** Per-container hashes written by kruise-daemon (docs/reference/core.md 2.7.3). */
 export interface RuntimeContainerHashes {
   plainHash?: number;
   plainHashWithoutResources?: number;

@@ -1,6 +1,6 @@
 // SidecarSet types (apps.kruise.io/v1alpha1, cluster-scoped), field names as OpenKruise
-// v1.8.2 `apis/apps/v1alpha1/sidecarset_types.go` (spec/sidecarset.md §1.1, §5.4), and
-// defaulting (spec/sidecarset.md §1.2, SS-1.2.1 … SS-1.2.7).
+// v1.8.2 `apis/apps/v1alpha1/sidecarset_types.go` (docs/reference/sidecarset.md §1.1, §5.4), and
+// defaulting (docs/reference/sidecarset.md §1.2, SS-1.2.1 … SS-1.2.7).
 import type { Container, LocalObjectReference, ObjectFieldSelector, Volume } from 'kubernetes-types/core/v1';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import {
@@ -144,7 +144,7 @@ function applySidecarSetVolumeDefaults(v: Obj): void {
 }
 
 /**
- * Returns a new SidecarSet with the mutating webhook's defaults (spec/sidecarset.md §1.2):
+ * Returns a new SidecarSet with the mutating webhook's defaults (docs/reference/sidecarset.md §1.2):
  * SS-1.2.1 `updateStrategy.type` `RollingUpdate`, `maxUnavailable` 1, `partition` 0;
  * SS-1.2.2 `podInjectPolicy` `AfterAppContainer` (init) / `BeforeAppContainer` (containers),
  * `upgradeType` `ColdUpgrade`, `shareVolumePolicy.type` `disabled`; SS-1.2.3 core container defaults;

@@ -1,7 +1,7 @@
 // Advanced StatefulSet types (apps.kruise.io/v1beta1, the hub, and v1alpha1), field
 // names as OpenKruise v1.8.2 `apis/apps/v1beta1/statefulset_types.go` and
-// `apis/apps/v1alpha1/statefulset_types.go` (spec/statefulset.md §2), and defaulting
-// (`apis/apps/defaults/v1beta1.go`, spec/statefulset.md §2.1).
+// `apis/apps/v1alpha1/statefulset_types.go` (docs/reference/statefulset.md §2), and defaulting
+// (`apis/apps/defaults/v1beta1.go`, docs/reference/statefulset.md §2.1).
 import type { PersistentVolumeClaim, PodTemplateSpec } from 'kubernetes-types/core/v1';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { APPS_V1ALPHA1 } from './constants';
@@ -26,14 +26,14 @@ import type { InPlaceUpdateStrategy, Lifecycle, UpdatePriorityStrategy } from '.
 export type PodManagementPolicyType = 'OrderedReady' | 'Parallel';
 /** `spec.updateStrategy.type`. */
 export type StatefulSetUpdateStrategyType = 'RollingUpdate' | 'OnDelete';
-/** `rollingUpdate.podUpdatePolicy`: how one pod is updated (spec/statefulset.md §10). */
+/** `rollingUpdate.podUpdatePolicy`: how one pod is updated (docs/reference/statefulset.md §10). */
 export type PodUpdateStrategyType = 'ReCreate' | 'InPlaceIfPossible' | 'InPlaceOnly';
 /** PVC retention policy values (R12.2). */
 export type PersistentVolumeClaimRetentionPolicyType = 'Retain' | 'Delete';
 /** `volumeClaimUpdateStrategy.type` (gate StatefulSetAutoResizePVCGate). */
 export type VolumeClaimUpdateStrategyType = 'OnDelete' | 'OnPodRollingUpdate';
 
-/** `rollingUpdate.unorderedUpdate` (Parallel only; spec/statefulset.md §9.2). */
+/** `rollingUpdate.unorderedUpdate` (Parallel only; docs/reference/statefulset.md §9.2). */
 export interface UnorderedUpdateStrategy {
   priorityStrategy?: UpdatePriorityStrategy;
 }
@@ -143,7 +143,7 @@ export interface StatefulSetStatus {
 export type StatefulSet = TypedObject<StatefulSetSpec, StatefulSetStatus>;
 
 /**
- * Returns a new Advanced StatefulSet with the mutating webhook's defaults (spec/statefulset.md §2.1):
+ * Returns a new Advanced StatefulSet with the mutating webhook's defaults (docs/reference/statefulset.md §2.1):
  * `podManagementPolicy` `OrderedReady`; `updateStrategy.type` `RollingUpdate` (creating
  * `rollingUpdate`); for RollingUpdate: `partition` 0, `maxUnavailable` 1, `podUpdatePolicy`
  * `ReCreate`, `minReadySeconds` 0; with gate `StatefulSetAutoDeletePVC` (default on, v1beta1 only)

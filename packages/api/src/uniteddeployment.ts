@@ -1,6 +1,6 @@
 // UnitedDeployment types (apps.kruise.io/v1alpha1), field names as OpenKruise v1.8.2
-// `apis/apps/v1alpha1/uniteddeployment_types.go` (spec/uniteddeployment.md §1, §10), and
-// defaulting (`SetDefaultsUnitedDeployment`, spec/uniteddeployment.md §1.3).
+// `apis/apps/v1alpha1/uniteddeployment_types.go` (docs/reference/uniteddeployment.md §1, §10), and
+// defaulting (`SetDefaultsUnitedDeployment`, docs/reference/uniteddeployment.md §1.3).
 import type { StatefulSetSpec as AppsStatefulSetSpec, DeploymentSpec } from 'kubernetes-types/apps/v1';
 import type { NodeSelectorTerm, Toleration } from 'kubernetes-types/core/v1';
 import type { LabelSelector, ObjectMeta } from 'kubernetes-types/meta/v1';
@@ -163,7 +163,7 @@ function applyWorkloadTemplateDefaults(t: unknown): void {
 }
 
 /**
- * Returns a new UnitedDeployment with the mutating webhook's defaults (spec/uniteddeployment.md §1.3):
+ * Returns a new UnitedDeployment with the mutating webhook's defaults (docs/reference/uniteddeployment.md §1.3):
  * 1. `revisionHistoryLimit` 10; 2. `updateStrategy.type` `Manual` and `manualUpdate` `{}`;
  * 3. pod-template (and PVC-template) defaults inside whichever workload template is set, on create
  * or when `spec.template` changed, unless `TemplateNoDefaults`; 4. if some subset sets

@@ -17,7 +17,7 @@ import {
 import { meta, podDefaults, template } from './fixtures';
 import { deepFreeze } from './helpers';
 
-describe('image pull jobs and NodeImage (spec/daemon.md §3.3, §5.1, §6.1)', () => {
+describe('image pull jobs and NodeImage (docs/reference/daemon.md §3.3, §5.1, §6.1)', () => {
   const ipj = (extra: Record<string, unknown> = {}): ImagePullJob =>
     deepFreeze({
       apiVersion: 'apps.kruise.io/v1alpha1',
@@ -92,7 +92,7 @@ describe('image pull jobs and NodeImage (spec/daemon.md §3.3, §5.1, §6.1)', (
   });
 });
 
-describe('setDefaultsContainerRecreateRequest (spec/daemon.md §8.3)', () => {
+describe('setDefaultsContainerRecreateRequest (docs/reference/daemon.md §8.3)', () => {
   const crr = deepFreeze({
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'ContainerRecreateRequest',
@@ -180,7 +180,7 @@ const acj = (apiVersion: string, spec: Record<string, unknown>): AdvancedCronJob
     spec: { schedule: '0 * * * *', ...spec },
   }) as AdvancedCronJob;
 
-describe('setDefaultsAdvancedCronJob (spec/advancedcronjob.md AC1.3, AC1.4)', () => {
+describe('setDefaultsAdvancedCronJob (docs/reference/advancedcronjob.md AC1.3, AC1.4)', () => {
   it('AC1.3 items 3-4: Allow, paused false, history 3 and 1; no startingDeadlineSeconds/timeZone', () => {
     const out = setDefaultsAdvancedCronJob(
       acj('apps.kruise.io/v1alpha1', {

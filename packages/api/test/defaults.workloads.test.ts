@@ -23,7 +23,7 @@ const cloneSet = (spec: Record<string, unknown> = {}): CloneSet =>
     spec: { selector, template: template(), ...spec },
   }) as CloneSet;
 
-describe('setDefaultsCloneSet (spec/cloneset.md §2.1)', () => {
+describe('setDefaultsCloneSet (docs/reference/cloneset.md §2.1)', () => {
   it('§2.1 webhook defaults: replicas 1, ReCreate, partition 0, maxUnavailable "20%", maxSurge 0, history 10', () => {
     const input = cloneSet();
     const out = setDefaultsCloneSet(input);
@@ -109,7 +109,7 @@ const sts = (apiVersion: string, spec: Record<string, unknown> = {}): StatefulSe
     spec: { selector, template: template(), ...spec },
   }) as StatefulSet;
 
-describe('setDefaultsStatefulSet (spec/statefulset.md §2.1)', () => {
+describe('setDefaultsStatefulSet (docs/reference/statefulset.md §2.1)', () => {
   it('§2.1 v1beta1 defaults: OrderedReady, RollingUpdate {partition 0, maxUnavailable 1, ReCreate, minReadySeconds 0}', () => {
     const out = setDefaultsStatefulSet(sts('apps.kruise.io/v1beta1'));
     expect(out.spec.podManagementPolicy).toBe('OrderedReady');
@@ -176,7 +176,7 @@ const ads = (spec: Record<string, unknown> = {}): DaemonSet =>
     spec: { selector, template: template(), ...spec },
   }) as DaemonSet;
 
-describe('setDefaultsDaemonSet (spec/daemonset.md §1.2)', () => {
+describe('setDefaultsDaemonSet (docs/reference/daemonset.md §1.2)', () => {
   it('§1.2 items 1-4: burstReplicas 250, RollingUpdate Standard, maxUnavailable 1, maxSurge 0, history 10', () => {
     const out = setDefaultsDaemonSet(ads());
     expect(out.spec.burstReplicas).toBe(250);
@@ -224,7 +224,7 @@ const ss = (spec: Record<string, unknown>): SidecarSet =>
     spec,
   }) as SidecarSet;
 
-describe('setDefaultsSidecarSet (spec/sidecarset.md §1.2)', () => {
+describe('setDefaultsSidecarSet (docs/reference/sidecarset.md §1.2)', () => {
   it('SS-1.2.1 updateStrategy RollingUpdate, maxUnavailable 1, partition 0', () => {
     expect(setDefaultsSidecarSet(ss({ selector })).spec.updateStrategy).toEqual({
       type: 'RollingUpdate',
@@ -337,7 +337,7 @@ const ud = (spec: Record<string, unknown>): UnitedDeployment =>
     spec,
   }) as unknown as UnitedDeployment;
 
-describe('setDefaultsUnitedDeployment (spec/uniteddeployment.md §1.3)', () => {
+describe('setDefaultsUnitedDeployment (docs/reference/uniteddeployment.md §1.3)', () => {
   it('§1.3 items 1-2: history 10, Manual with manualUpdate {}; replicas not defaulted', () => {
     const out = setDefaultsUnitedDeployment(ud({ selector }));
     expect(out.spec.revisionHistoryLimit).toBe(10);

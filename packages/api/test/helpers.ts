@@ -1,6 +1,6 @@
 // Test helpers for @kruise-ts/api. `api` sits below `core` in the dependency order, so
-// its tests keep their own deepFreeze (same behaviour as core's testing.ts) and
-// read the shared specs directly.
+// its tests keep their own deepFreeze (same behaviour as core's testing.ts) and read
+// the repository's test data directly.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -13,9 +13,9 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The text of a file under /work/shared (the repo's sibling folder). */
-export function readShared(relative: string): string {
-  return readFileSync(fileURLToPath(new URL(`../../../../shared/${relative}`, import.meta.url)), 'utf8');
+/** The text of a file under the repository's `testdata/` folder. */
+export function readTestdata(relative: string): string {
+  return readFileSync(fileURLToPath(new URL(`../../../testdata/${relative}`, import.meta.url)), 'utf8');
 }
 
 /** The text of a file under packages/api. */

@@ -1,4 +1,4 @@
-// Properties of the shared image-reference parser (spec/daemon.md §2): normalising is idempotent,
+// Properties of the shared image-reference parser (docs/reference/daemon.md §2): normalising is idempotent,
 // and the (name, tag) key survives normalisation and re-joining (so controllers and daemon agree).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// spec/daemon.md §2: the shared image-reference parser (normalise, (name, tag), registry, digest
+// docs/reference/daemon.md §2: the shared image-reference parser (normalise, (name, tag), registry, digest
 // tags, parse errors) used by @kruise-ts/nodeops and @kruise-ts/daemon alike.
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,7 +13,7 @@ import {
 
 const DIGEST = `sha256:${'a'.repeat(64)}`;
 
-describe('spec/daemon.md §2 image references', () => {
+describe('docs/reference/daemon.md §2 image references', () => {
   it('§2.1 normalize: default registry docker.io and namespace library, latest when no tag', () => {
     expect(normalizeImageReference('nginx')).toEqual({
       domain: 'docker.io',

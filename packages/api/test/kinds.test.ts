@@ -1,4 +1,4 @@
-// isClusterScopedKind: the scope of a kind (cluster-scoped built-ins and Kruise kinds, spec/crds.md).
+// isClusterScopedKind: the scope of a kind (cluster-scoped built-ins and Kruise kinds, docs/reference/crds.md).
 import { describe, expect, it } from 'vitest';
 import { clusterScopedKinds, isClusterScopedKind, kruiseKinds } from '../src/index';
 

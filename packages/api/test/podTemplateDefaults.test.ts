@@ -35,7 +35,7 @@ describe('imagePullPolicy default (Kubernetes SetDefaults_Container)', () => {
   });
 });
 
-describe('parseImageReference (spec/daemon.md §2.1 grammar)', () => {
+describe('parseImageReference (docs/reference/daemon.md §2.1 grammar)', () => {
   it('nginx → docker.io/library/nginx, no tag', () => {
     expect(parseImageReference('nginx')).toEqual({
       name: 'nginx',

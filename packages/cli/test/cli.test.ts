@@ -172,12 +172,12 @@ describe('help and usage', () => {
 });
 
 describe('the real executable', () => {
-  it('npx tsx --conditions=source packages/cli/src/bin.ts sim examples/scenarios/cloneset-inplace.yaml', () => {
+  it('npx tsx --conditions=@kruise-ts/source packages/cli/src/bin.ts sim examples/scenarios/cloneset-inplace.yaml', () => {
     const out = execFileSync(
       'npx',
       [
         'tsx',
-        '--conditions=source',
+        '--conditions=@kruise-ts/source',
         'packages/cli/src/bin.ts',
         'sim',
         'examples/scenarios/cloneset-inplace.yaml',

@@ -1,4 +1,4 @@
-// `calculateDiffs`: the rollout math of spec/cloneset.md §6 (rules D1–D10), each rule
+// `calculateDiffs`: the rollout math of docs/reference/cloneset.md §6 (rules D1–D10), each rule
 // as a named helper so tests and readers can find it by the spec's words.
 
 import type { CloneSet } from '@kruise-ts/api';
@@ -193,7 +193,7 @@ export function diffsFromCounts(
 }
 
 /**
- * The update limiter's budget of unavailable pods (spec/cloneset.md §6, rule D9).
+ * The update limiter's budget of unavailable pods (docs/reference/cloneset.md §6, rule D9).
  *
  * The budget counts surge pods as head-room: with 10 replicas, maxUnavailable 2 and
  * 3 surge pods already created, 13 pods exist, so up to 2 + (13 - 10) = 5 may be
@@ -204,7 +204,7 @@ export function updateMaxUnavailable(maxUnavailable: number, podCount: number, r
 }
 
 /**
- * `calculateDiffs` (spec/cloneset.md §6): how many pods to create, delete and update, and
+ * `calculateDiffs` (docs/reference/cloneset.md §6): how many pods to create, delete and update, and
  * the budgets that bound them, for the given pods (the active owned pods).
  *
  * Worked example (§6.1 step 1): R=5, partition 3, maxUnavailable 1, maxSurge 1, five old

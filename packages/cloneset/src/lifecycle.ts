@@ -1,4 +1,4 @@
-// CloneSet's wiring of the lifecycle state machine (spec/cloneset.md §11, spec/core.md
+// CloneSet's wiring of the lifecycle state machine (docs/reference/cloneset.md §11, docs/reference/core.md
 // §3.3): the refresh transitions run for every pod before an update, with CloneSet's own
 // revision rule (hashEquals) and the pod-level in-place completion check.
 import { CONDITION_INPLACE_UPDATE_READY, LABEL_LIFECYCLE_STATE, type Lifecycle } from '@kruise-ts/api';

@@ -1,4 +1,4 @@
-// The update limiter of spec/cloneset.md §9.4 (`limitUpdateIndexes`): how many of the
+// The update limiter of docs/reference/cloneset.md §9.4 (`limitUpdateIndexes`): how many of the
 // ordered update candidates may be updated now without breaking the unavailability budget.
 import type { Pod } from 'kubernetes-types/core/v1';
 import { isCloneSetPodAvailable, revisionMatcher } from './predicates';

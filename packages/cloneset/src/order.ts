@@ -1,4 +1,4 @@
-// The default update order of spec/cloneset.md §9.3.1: Kubernetes' "active pods" order
+// The default update order of docs/reference/cloneset.md §9.3.1: Kubernetes' "active pods" order
 // over the candidate indexes (stable; ties keep list order, §8.3 rule 10), from core's keyed
 // sort (ordering/activePods.ts: one key per pod, so a 100k-pod sort does not re-read
 // conditions in every comparison), plus a lazy bucketed variant for the update limiter.

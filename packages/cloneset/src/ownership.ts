@@ -1,4 +1,4 @@
-// Ownership and bookkeeping (spec/cloneset.md §1 steps 4–7, §3, §7.4): which pods, PVCs
+// Ownership and bookkeeping (docs/reference/cloneset.md §1 steps 4–7, §3, §7.4): which pods, PVCs
 // and revisions belong to the CloneSet, active vs inactive pods, release of pods whose
 // labels left the selector, and the `disablePVCReuse` PVC cleanup.
 import { type CloneSet, LABEL_CLONESET_INSTANCE_ID } from '@kruise-ts/api';

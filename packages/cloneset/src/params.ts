@@ -1,4 +1,4 @@
-// Resolution of CloneSet's int-or-percent parameters (spec/cloneset.md §5, rule D1):
+// Resolution of CloneSet's int-or-percent parameters (docs/reference/cloneset.md §5, rule D1):
 // partition, maxSurge, maxUnavailable and scaleStrategy.maxUnavailable.
 import type { CloneSet, IntOrString } from '@kruise-ts/api';
 import { calculatePartitionReplicas, legacyValueFromIntOrPercent } from '@kruise-ts/core';
@@ -52,7 +52,7 @@ export function resolvePartition(
 }
 
 /**
- * Rule D1 of spec/cloneset.md §6: resolve partition, maxSurge, maxUnavailable and
+ * Rule D1 of docs/reference/cloneset.md §6: resolve partition, maxSurge, maxUnavailable and
  * scaleStrategy.maxUnavailable against `R = spec.replicas`.
  *
  * Example (§6.2): R=5, partition `"99%"`, maxUnavailable `"40%"`, maxSurge `"30%"`:

@@ -1,4 +1,4 @@
-// CloneSet's pod predicates (spec/cloneset.md §4): updateReady, available, ready,
+// CloneSet's pod predicates (docs/reference/cloneset.md §4): updateReady, available, ready,
 // revision matching (hashEquals / isPodUpdate) and specified delete.
 
 import type { CloneSet } from '@kruise-ts/api';
@@ -54,7 +54,7 @@ export function podLifecycleState(pod: Pod): LifecycleState {
 }
 
 /**
- * `updateReady(pod, minReadySeconds)` (spec/cloneset.md §4.1): Running, Ready=True, ready for
+ * `updateReady(pod, minReadySeconds)` (docs/reference/cloneset.md §4.1): Running, Ready=True, ready for
  * longer than minReadySeconds (strictly), and `InPlaceUpdateReady` absent or True.
  *
  * Example: Ready since 00:00:00, minReadySeconds 30: at 00:00:30 the pod is not yet
@@ -97,7 +97,7 @@ export function isLifecycleNormal(pod: Pod): boolean {
 }
 
 /**
- * `available(pod, minReadySeconds)` (spec/cloneset.md §4.2): lifecycle `""`/Normal and
+ * `available(pod, minReadySeconds)` (docs/reference/cloneset.md §4.2): lifecycle `""`/Normal and
  * `updateReady`. A pod in PreparingNormal, PreparingUpdate, Updating, Updated or PreparingDelete
  * is never available.
  */
@@ -116,7 +116,7 @@ export function shortHashOf(revision: string): string {
 }
 
 /**
- * `hashEquals(pod, rev)` (spec/cloneset.md §4.3): the pod's `controller-revision-hash` label
+ * `hashEquals(pod, rev)` (docs/reference/cloneset.md §4.3): the pod's `controller-revision-hash` label
  * equals `rev`, or the text after the last `-` is the same in both. So `app-name-new`
  * matches `new`, and `foo-abc` matches `bar-abc`.
  */

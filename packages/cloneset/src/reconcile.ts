@@ -1,4 +1,4 @@
-// reconcileCloneSet: the pipeline of spec/cloneset.md §1 as one pure function — defaults
+// reconcileCloneSet: the pipeline of docs/reference/cloneset.md §1 as one pure function — defaults
 // and validation, ownership, PVC cleanup, revisions, Scale or Update, status, podsToDelete
 // clean-up, history truncation and the requeue time.
 import {
@@ -47,7 +47,7 @@ function emptyStatus(): CloneSetStatus {
 }
 
 /**
- * One reconcile of one CloneSet (spec/cloneset.md §1), as a pure function of the observed
+ * One reconcile of one CloneSet (docs/reference/cloneset.md §1), as a pure function of the observed
  * objects, `now`, the feature gates and a seed:
  *
  * 1. defaults (`setDefaultsCloneSet`) and {@link validateCloneSet}; an invalid CloneSet gets a

@@ -1,4 +1,4 @@
-// CloneSet revisions (spec/cloneset.md §12): choosing the update revision (reuse,
+// CloneSet revisions (docs/reference/cloneset.md §12): choosing the update revision (reuse,
 // rollback, create with collision count), the current revision, the templates of
 // both, and history truncation.
 

@@ -1,4 +1,4 @@
-// The Scale step (spec/cloneset.md §1.1): PreparingDelete cancellation, diffs with the
+// The Scale step (docs/reference/cloneset.md §1.1): PreparingDelete cancellation, diffs with the
 // Scale predicate, creation, PreparingDelete and specified deletes, then scale-in.
 import { LifecycleStates } from '@kruise-ts/api';
 import type { Pod } from 'kubernetes-types/core/v1';

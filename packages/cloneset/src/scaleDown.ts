@@ -1,4 +1,4 @@
-// Scale down and deletion (spec/cloneset.md §8): PreparingDelete cancellation,
+// Scale down and deletion (docs/reference/cloneset.md §8): PreparingDelete cancellation,
 // `deletePods` with the preDelete hook and PVC cleanup, the ready-pod deletion limit,
 // and scale-in selection.
 import { LifecycleStates } from '@kruise-ts/api';

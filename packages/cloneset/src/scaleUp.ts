@@ -1,4 +1,4 @@
-// Scale up (spec/cloneset.md §7): how many pods and of which revision, instance ids
+// Scale up (docs/reference/cloneset.md §7): how many pods and of which revision, instance ids
 // with PVC reuse, and the construction of each new pod and its PVCs.
 
 import type { KubeObject } from '@kruise-ts/api';

@@ -1,4 +1,4 @@
-// CloneSet status (spec/cloneset.md §13): the counters computed from the pods listed
+// CloneSet status (docs/reference/cloneset.md §13): the counters computed from the pods listed
 // at the start of the reconcile, the revision names, and the write rule.
 import type { CloneSet, CloneSetCondition, CloneSetStatus } from '@kruise-ts/api';
 import { labelSelectorAsString } from '@kruise-ts/core';
@@ -20,7 +20,7 @@ export interface StatusContext {
 }
 
 /**
- * The status of spec/cloneset.md §13, from the active owned pods.
+ * The status of docs/reference/cloneset.md §13, from the active owned pods.
  *
  * - `readyReplicas`: `updateReady(pod, 0)`, lifecycle state ignored (quirk 5);
  * - `availableReplicas`: `available(pod, minReadySeconds)` (lifecycle `""`/Normal required);

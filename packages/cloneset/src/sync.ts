@@ -1,4 +1,4 @@
-// The state one Sync (spec/cloneset.md §1 step 12) works on, shared by the Scale and
+// The state one Sync (docs/reference/cloneset.md §1 step 12) works on, shared by the Scale and
 // Update steps: the defaulted CloneSet, its pods/PVCs/revisions, gates, time, and the
 // action accumulator with the shortest requeue request.
 import type { CloneSet, CloneSetCondition } from '@kruise-ts/api';

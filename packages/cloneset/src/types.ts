@@ -10,7 +10,7 @@ import type { Node, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1'
 export type Now = string | Date;
 
 /**
- * The ten numbers of spec/cloneset.md §6 (`calculateDiffs`). All are zero by default.
+ * The ten numbers of docs/reference/cloneset.md §6 (`calculateDiffs`). All are zero by default.
  */
 export interface CloneSetDiffs {
   /** Pods to create (D7). */
@@ -35,7 +35,7 @@ export interface CloneSetDiffs {
   updateMaxUnavailable: number;
 }
 
-/** Which pods count as updated (spec/cloneset.md §4.3). */
+/** Which pods count as updated (docs/reference/cloneset.md §4.3). */
 export type IsPodUpdateFn = (pod: Pod, updateRevision: string) => boolean;
 
 /** The context of `calculateDiffs` (design/API.md). */

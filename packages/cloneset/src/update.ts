@@ -1,4 +1,4 @@
-// The Update step (spec/cloneset.md §1.2, §9, §10): refresh every pod, then choose,
+// The Update step (docs/reference/cloneset.md §1.2, §9, §10): refresh every pod, then choose,
 // order and limit the candidates and update each one in place or by recreation.
 import {
   LABEL_CONTROLLER_REVISION_HASH,

@@ -1,5 +1,5 @@
 // validateCloneSet: what OpenKruise v1.8.2's CloneSet validating webhook rejects
-// (spec/cloneset.md §2.2), field by field, as Kubernetes-style FieldErrors.
+// (docs/reference/cloneset.md §2.2), field by field, as Kubernetes-style FieldErrors.
 import type { CloneSet, CloneSetSpec, IntOrString } from '@kruise-ts/api';
 import {
   duplicate,

@@ -1,4 +1,4 @@
-// Properties of calculateDiffs alone (spec/cloneset.md §6) over random CloneSets and pods,
+// Properties of calculateDiffs alone (docs/reference/cloneset.md §6) over random CloneSets and pods,
 // checked against the oracle's independent reading of the budgets.
 import { setDefaultsCloneSet } from '@kruise-ts/api';
 import fc from 'fast-check';

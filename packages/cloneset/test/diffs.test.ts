@@ -1,4 +1,4 @@
-// calculateDiffs (spec/cloneset.md §5, §6): upstream cases, the worked examples §6.1–§6.3
+// calculateDiffs (docs/reference/cloneset.md §5, §6): upstream cases, the worked examples §6.1–§6.3
 // and one test per rule D1–D10.
 import { deepFreeze } from '@kruise-ts/core';
 import { describe, expect, it } from 'vitest';

@@ -9,7 +9,7 @@ import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 export function loadCases<T = any>(file: string): { cases: T[]; [k: string]: unknown } {
   return JSON.parse(
     readFileSync(
-      fileURLToPath(new URL(`../../../../shared/upstream-cases/cloneset/${file}`, import.meta.url)),
+      fileURLToPath(new URL(`../../../testdata/upstream/cloneset/${file}`, import.meta.url)),
       'utf8',
     ),
   );

@@ -1,5 +1,5 @@
 // An independent, deliberately naive reading of the spec's budgets for the property tests
-// (spec/cloneset.md §4, §5, §6): written from the spec text, sharing no code with src/.
+// (docs/reference/cloneset.md §4, §5, §6): written from the spec text, sharing no code with src/.
 import type { CloneSet } from '@kruise-ts/api';
 import type { Pod } from 'kubernetes-types/core/v1';
 

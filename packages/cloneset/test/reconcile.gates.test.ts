@@ -1,4 +1,4 @@
-// reconcileCloneSet: lifecycle hooks around an in-place update (spec/cloneset.md §11) and the
+// reconcileCloneSet: lifecycle hooks around an in-place update (docs/reference/cloneset.md §11) and the
 // feature gates of §15.
 import { deepFreeze, defaultFeatureGates } from '@kruise-ts/core';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// reconcileCloneSet, scale up (spec/cloneset.md §7).
+// reconcileCloneSet, scale up (docs/reference/cloneset.md §7).
 import { deepFreeze } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

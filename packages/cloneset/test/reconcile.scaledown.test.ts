@@ -1,4 +1,4 @@
-// reconcileCloneSet, scale down and the pipeline around Scale (spec/cloneset.md §1, §3, §8).
+// reconcileCloneSet, scale down and the pipeline around Scale (docs/reference/cloneset.md §1, §3, §8).
 import { deepFreeze } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// reconcileCloneSet: revisions (spec/cloneset.md §12), status and its write rule (§13),
+// reconcileCloneSet: revisions (docs/reference/cloneset.md §12), status and its write rule (§13),
 // and the requeue time (§1 step 16).
 import { setDefaultsCloneSet } from '@kruise-ts/api';
 import { deepFreeze } from '@kruise-ts/core';

@@ -1,4 +1,4 @@
-// reconcileCloneSet, Update side (spec/cloneset.md §1.2, §6.1, §9, §10).
+// reconcileCloneSet, Update side (docs/reference/cloneset.md §1.2, §6.1, §9, §10).
 import { deepFreeze } from '@kruise-ts/core';
 import { describe, expect, it } from 'vitest';
 import { reconcileCloneSet } from '../src/reconcile';

@@ -1,4 +1,4 @@
-// validateCloneSet (spec/cloneset.md §2.2): one test per webhook rule, plus the reconcile's
+// validateCloneSet (docs/reference/cloneset.md §2.2): one test per webhook rule, plus the reconcile's
 // behaviour on an invalid CloneSet.
 import { setDefaultsCloneSet } from '@kruise-ts/api';
 import { deepFreeze } from '@kruise-ts/core';

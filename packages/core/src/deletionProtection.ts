@@ -1,4 +1,4 @@
-// Deletion protection (spec/operator.md §1): the label `policy.kruise.io/delete-protection`
+// Deletion protection (docs/reference/operator.md §1): the label `policy.kruise.io/delete-protection`
 // with `Always` or `Cascading` on Namespaces, CRDs, Deployments/ReplicaSets/StatefulSets,
 // CloneSets, Advanced StatefulSets, UnitedDeployments, Services and Ingresses. Pure admission
 // logic shared by the operator's webhook and the simulator's API server: the caller passes the
@@ -14,7 +14,7 @@ import {
 /** The admission decision: allowed, or denied with an HTTP code (403) and message. */
 export type ProtectionDecision = { allowed: true } | { allowed: false; code: number; message: string };
 
-/** Which check applies (spec/operator.md table 1.3): workloads are Deployment, ReplicaSet, StatefulSet, CloneSet, Advanced StatefulSet and UnitedDeployment. */
+/** Which check applies (docs/reference/operator.md table 1.3): workloads are Deployment, ReplicaSet, StatefulSet, CloneSet, Advanced StatefulSet and UnitedDeployment. */
 export type ProtectedKind = 'Namespace' | 'CustomResourceDefinition' | 'Workload' | 'Service' | 'Ingress';
 
 /** What a check may need besides the object: the gates and the listers. */
@@ -33,7 +33,7 @@ export interface ProtectionContext {
 
 const P = 'forbidden by ResourcesProtectionDeletion for policy.kruise.io/delete-protection';
 /**
- * The exact denial messages M1–M9 of spec/operator.md §1.6 (note "ResourcesProtectionDeletion",
+ * The exact denial messages M1–M9 of docs/reference/operator.md §1.6 (note "ResourcesProtectionDeletion",
  * byte for byte). Example: `M2(3)` = `forbidden by ResourcesProtectionDeletion for
  * policy.kruise.io/delete-protection=Cascading and replicas 3>0`.
  */

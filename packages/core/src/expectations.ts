@@ -1,11 +1,11 @@
-// Expectation caches as explicit immutable values (spec/core.md §8): scale expectations,
+// Expectation caches as explicit immutable values (docs/reference/core.md §8): scale expectations,
 // update expectations and resourceVersion expectations, for shells that read from a lagging
 // cache and want kruise-identical skipping. Value in, value out; `now` is always an input.
 // A pure reconcile fed fresh state does not need them (§8 points 1–3).
 // Every function taking `now` throws KruiseError (from ../readiness) when it is not a valid time.
 import { timeOf, toRFC3339 } from './readiness';
 
-/** The default `--expectation-timeout`: 5 minutes (spec/core.md §8). */
+/** The default `--expectation-timeout`: 5 minutes (docs/reference/core.md §8). */
 export const EXPECTATION_TIMEOUT_SECONDS = 300;
 
 /** The outcome of a "satisfied?" check. */
@@ -225,7 +225,7 @@ function parseResourceVersion(rv: string): bigint | undefined {
 }
 
 /**
- * spec/core.md §8: is an `observed` resourceVersion at least the `expected` one, both read as
+ * docs/reference/core.md §8: is an `observed` resourceVersion at least the `expected` one, both read as
  * unsigned integers? A non-numeric expected value is always satisfied; a non-numeric observed
  * value never is.
  *

@@ -1,4 +1,4 @@
-// OpenKruise v1.8.2's feature gates and their defaults (spec/operator.md §3.6),
+// OpenKruise v1.8.2's feature gates and their defaults (docs/reference/operator.md §3.6),
 // plus the dependency rules applied after flag parsing (O3.6).
 
 /** Every feature gate of OpenKruise v1.8.2, by flag key. */
@@ -119,7 +119,7 @@ export function resolveFeatureGates(partial?: Partial<FeatureGates>): FeatureGat
 }
 
 /**
- * The dependency rules of spec/operator.md O3.6, applied once after flag parsing; they
+ * The dependency rules of docs/reference/operator.md O3.6, applied once after flag parsing; they
  * override explicit settings. Example: `PodWebhook=false` forces `WorkloadSpread` off.
  */
 export function applyFeatureGateDependencies(gates: FeatureGates): FeatureGates {

@@ -1,6 +1,6 @@
 // Deterministic hashing: FNV-32 (1 and 1a), Kubernetes' SafeEncodeString, canonical
 // JSON, the revision-name hash `computeHash(value, collisionCount)`, and the CloneSet
-// volumeClaimTemplates hash annotation (spec/core.md R1.3, spec/cloneset.md §12).
+// volumeClaimTemplates hash annotation (docs/reference/core.md R1.3, docs/reference/cloneset.md §12).
 //
 // These hashes are stable across runs and platforms but are NOT byte-compatible with
 // Go's: Kubernetes hashes Go's JSON encoding (struct field order) or a spew dump of the
@@ -104,7 +104,7 @@ export function computeHash(value: unknown, collisionCount?: number | null): str
 
 /**
  * The value of the ControllerRevision annotation `kruise.io/cloneset-volumeclaimtemplate-hash`
- * (spec/core.md R1.3, spec/cloneset.md §12): `""` when there are no templates, otherwise the
+ * (docs/reference/core.md R1.3, docs/reference/cloneset.md §12): `""` when there are no templates, otherwise the
  * decimal FNV-1a hash of the canonical JSON of the templates sorted by name, each reduced to
  * what defines the claims (`metadata.name`, `metadata.labels`, `metadata.annotations`, `spec`;
  * `status` and server-set metadata are ignored).

@@ -1,5 +1,5 @@
 // @kruise-ts/core: the shared controller math every Kruise controller builds on.
-// Each module owns one area of spec/core.md; this file only re-exports.
+// Each module owns one area of docs/reference/core.md; this file only re-exports.
 
 export * from './actions';
 export * from './applyActions';

@@ -1,4 +1,4 @@
-// Int-or-percent values (spec/core.md §6): the three rounding helpers Kruise
+// Int-or-percent values (docs/reference/core.md §6): the three rounding helpers Kruise
 // controllers use — (a) Kubernetes' strict scaled helper, (b) Kubernetes' legacy
 // helper, (c) Kruise's float-percent helper — plus CloneSet's partition rule and
 // Kubernetes' `intstr.Parse`. Parsing follows Go's strconv rules, not JavaScript's.
@@ -143,7 +143,7 @@ export function getIntOrPercentValueSafely(value: IntOrString | null | undefined
 }
 
 /**
- * (a) Kubernetes' `GetScaledValueFromIntOrPercent` (spec/core.md §6.1 a). An int is returned
+ * (a) Kubernetes' `GetScaledValueFromIntOrPercent` (docs/reference/core.md §6.1 a). An int is returned
  * as is; a string must be `<int>%` and gives `ceil`/`floor` of `p * total / 100`.
  *
  * Example: `("90%", 95, false)` → floor(85.5) = 85; `("90%", 95, true)` → 86; `(3, 95, _)` → 3.
@@ -168,7 +168,7 @@ export function scaledValueFromIntOrPercent(
 }
 
 /**
- * (b) Kubernetes' deprecated `GetValueFromIntOrPercent` (spec/core.md §6.1 b), used by
+ * (b) Kubernetes' deprecated `GetValueFromIntOrPercent` (docs/reference/core.md §6.1 b), used by
  * CloneSet and Advanced StatefulSet: every `%` is removed and the rest is a Go base-10
  * integer taken as a percentage **even without `%`**.
  *
@@ -211,7 +211,7 @@ export function parsePercentageAsFloat64(value: string): number {
 }
 
 /**
- * (c) Kruise's `GetScaledValueFromIntOrPercent` (spec/core.md §6.1 c): like (a) but the
+ * (c) Kruise's `GetScaledValueFromIntOrPercent` (docs/reference/core.md §6.1 c): like (a) but the
  * percentage may be fractional (Go float syntax). Computed as `ceil/floor(p * total / 100)`,
  * multiplying first.
  *
@@ -232,7 +232,7 @@ export function kruiseScaledValueFromIntOrPercent(
 }
 
 /**
- * CloneSet's partition (spec/core.md §6.1, spec/cloneset.md §5.2) without throwing: the
+ * CloneSet's partition (docs/reference/core.md §6.1, docs/reference/cloneset.md §5.2) without throwing: the
  * error of (c) gives value 0 plus the error message.
  *
  * Steps: null partition → 0; null replicas → 1; `p = kruiseScaled(partition, replicas, up)`;
@@ -259,7 +259,7 @@ export function tryCalculatePartitionReplicas(
 }
 
 /**
- * CloneSet's partition (spec/core.md §6.1); see {@link tryCalculatePartitionReplicas}.
+ * CloneSet's partition (docs/reference/core.md §6.1); see {@link tryCalculatePartitionReplicas}.
  *
  * Example: `calculatePartitionReplicas("1%", 10)` → ceil(0.1) = 1; `("100%", 99)` → 99.
  *

@@ -1,5 +1,5 @@
 // RFC 6902 JSON diff with the exact operation set of appscode/jsonpatch v1.0.1
-// (spec/core.md Appendix A). Section 1 classifies revision changes from these operations,
+// (docs/reference/core.md Appendix A). Section 1 classifies revision changes from these operations,
 // so *which* operations appear matters (e.g. a changed env list gives `replace` of a leaf,
 // an added container gives `add`); their order does not.
 import { KruiseError } from './errors';

@@ -1,4 +1,4 @@
-// Lifecycle hooks (spec/core.md §3): the pod's lifecycle state label, hook matching (R3.2,
+// Lifecycle hooks (docs/reference/core.md §3): the pod's lifecycle state label, hook matching (R3.2,
 // R3.3), state writes with the markPodNotReady policy (R3.1, R3.4, R3.5), and the decision
 // tables for refresh (§3.3), update (§3.4) and deletion (R3.7).
 import {

@@ -1,4 +1,4 @@
-// The KruisePodReady condition as a multi-writer "not ready" switch (spec/core.md R5.6,
+// The KruisePodReady condition as a multi-writer "not ready" switch (docs/reference/core.md R5.6,
 // Appendix D.8): each writer adds or removes its {userAgent, key} message; the condition is
 // False while any message remains.
 import { CONDITION_KRUISE_POD_READY } from '@kruise-ts/api';

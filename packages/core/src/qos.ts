@@ -1,4 +1,4 @@
-// Pod QoS class (spec/core.md Appendix C.2, Kubernetes v1.30), used by the vertical-scaling
+// Pod QoS class (docs/reference/core.md Appendix C.2, Kubernetes v1.30), used by the vertical-scaling
 // guard R1.7/R1.12: an in-place resize must not change the pod's QoS class.
 import type { Container, PodSpec } from 'kubernetes-types/core/v1';
 import { tryParseQuantity } from './quantity';

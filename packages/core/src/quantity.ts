@@ -1,7 +1,7 @@
-// Kubernetes resource quantities (spec/core.md Appendix C.1): parsing "1Gi", "500m", "1e3"
+// Kubernetes resource quantities (docs/reference/core.md Appendix C.1): parsing "1Gi", "500m", "1e3"
 // into an exact value so that equivalent spellings compare equal ("1Gi" == "1024Mi",
 // "0.5" == "500m"), and their canonical spelling (Go's `Quantity.String()`, which SidecarSet's
-// hash encoding needs: spec/sidecarset.md SS-2.4). Used by R1.11 (vertical scaling),
+// hash encoding needs: docs/reference/sidecarset.md SS-2.4). Used by R1.11 (vertical scaling),
 // Appendix C.2 (QoS) and R2.6.4.
 import { KruiseError } from './errors';
 

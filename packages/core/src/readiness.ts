@@ -1,4 +1,4 @@
-// Pod readiness and availability (spec/core.md §5): conditions, Ready (R5.1),
+// Pod readiness and availability (docs/reference/core.md §5): conditions, Ready (R5.1),
 // Kubernetes' Available (R5.2), active/terminating pods, the set-condition rule (R5.5)
 // and the Ready recomputation from readiness gates (R5.4). Also the time helpers every
 // rule here needs: `now` is always an input (RFC 3339 string or Date).
@@ -8,7 +8,7 @@ import { KruiseError } from './errors';
 // ---- time ---------------------------------------------------------------------
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-/** Go's zero time `0001-01-01T00:00:00Z`, which Kubernetes serialises as `null` (spec/core.md §0.3). */
+/** Go's zero time `0001-01-01T00:00:00Z`, which Kubernetes serialises as `null` (docs/reference/core.md §0.3). */
 const ZERO_MS = Date.parse('0001-01-01T00:00:00Z');
 
 /**

@@ -1,8 +1,8 @@
-// ControllerRevisions and revision membership (spec/core.md §1.1, §2.9, R3.9;
-// spec/cloneset.md §4.3, §12; spec/statefulset.md R4.2–R4.6): building a revision for
+// ControllerRevisions and revision membership (docs/reference/core.md §1.1, §2.9, R3.9;
+// docs/reference/cloneset.md §4.3, §12; docs/reference/statefulset.md R4.2–R4.6): building a revision for
 // a workload's pod template, reading its data, history order and truncation, choosing the
-// update revision and a free name (also spec/daemonset.md §12.3, spec/sidecarset.md SS-5.3.2,
-// spec/uniteddeployment.md §9.6), and deciding which revision a pod belongs to.
+// update revision and a free name (also docs/reference/daemonset.md §12.3, docs/reference/sidecarset.md SS-5.3.2,
+// docs/reference/uniteddeployment.md §9.6), and deciding which revision a pod belongs to.
 import type { KubeObject } from '@kruise-ts/api';
 import { LABEL_CONTROLLER_REVISION_HASH, LABEL_LIFECYCLE_STATE, LifecycleStates } from '@kruise-ts/api';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
@@ -22,7 +22,7 @@ export interface RevisionData {
 }
 
 /**
- * The revision payload of a pod template (spec/core.md §1.1): the template with an extra
+ * The revision payload of a pod template (docs/reference/core.md §1.1): the template with an extra
  * `"$patch": "replace"` key, under `spec.template`.
  * Example: `{metadata:{labels:{app:'web'}}}` → `{spec:{template:{metadata:{labels:{app:'web'}},$patch:'replace'}}}`.
  */
@@ -55,14 +55,14 @@ export interface NewControllerRevisionOptions {
   /**
    * Label that receives the hash: `controller.kubernetes.io/hash` by default (Kubernetes'
    * history, CloneSet, ASTS, UnitedDeployment); `controller-revision-hash` for the DaemonSet
-   * (spec/daemonset.md §12); `null` for none.
+   * (docs/reference/daemonset.md §12); `null` for none.
    */
   hashLabelKey?: string | null;
 }
 
 /**
- * Builds the ControllerRevision for a workload's pod template (spec/core.md §1.1,
- * spec/cloneset.md §12): data = {@link makeRevisionData}, name `<parent>-<hash>` where hash =
+ * Builds the ControllerRevision for a workload's pod template (docs/reference/core.md §1.1,
+ * docs/reference/cloneset.md §12): data = {@link makeRevisionData}, name `<parent>-<hash>` where hash =
  * `computeHash(data, collisionCount)`, labels = the template labels plus the hash label,
  * annotations as given, and an owner reference to the parent with `controller: true` and
  * `blockOwnerDeletion: true`.
@@ -128,7 +128,7 @@ export function revisionTemplate(rev: ControllerRevision | null | undefined): Po
   return rest as PodTemplateSpec;
 }
 
-/** The highest revision number + 1, or 1 when there are none (spec/cloneset.md §12). */
+/** The highest revision number + 1, or 1 when there are none (docs/reference/cloneset.md §12). */
 export function nextRevisionNumber(revisions: readonly ControllerRevision[]): number {
   let max = 0;
   for (const r of revisions) max = Math.max(max, r.revision ?? 0);
@@ -143,7 +143,7 @@ function creationMs(r: ControllerRevision): number {
 
 /**
  * Kubernetes' `history.SortControllerRevisions` as a new array: by revision number, then
- * older `creationTimestamp` first, then name (spec/cloneset.md §12, spec/statefulset.md R4.3).
+ * older `creationTimestamp` first, then name (docs/reference/cloneset.md §12, docs/reference/statefulset.md R4.3).
  */
 export function sortControllerRevisions(revisions: readonly ControllerRevision[]): ControllerRevision[] {
   return [...revisions].sort((a, b) => {
@@ -182,7 +182,7 @@ export function equalRevision(
 
 /**
  * The revisions equal to `needle` ({@link equalRevision}), in history order (oldest first).
- * The last one is the candidate to reuse (spec/statefulset.md R4.4).
+ * The last one is the candidate to reuse (docs/reference/statefulset.md R4.4).
  */
 export function findEqualRevisions(
   revisions: readonly ControllerRevision[],
@@ -233,7 +233,7 @@ export interface ChooseUpdateRevisionOptions {
 }
 
 /**
- * The update-revision rule CloneSet (spec/cloneset.md §12), Advanced StatefulSet (R4.4),
+ * The update-revision rule CloneSet (docs/reference/cloneset.md §12), Advanced StatefulSet (R4.4),
  * SidecarSet (SS-5.3.2) and UnitedDeployment (§9.5–9.6) share, as Kubernetes' StatefulSet does:
  * build the candidate for the current template; if the newest equal revision is the newest
  * revision overall, use it; if an older revision is equal, reuse it (the caller bumps its
@@ -270,8 +270,8 @@ export function chooseUpdateRevision(
 }
 
 /**
- * The name step of creating a revision (spec/cloneset.md §12, spec/statefulset.md R4.4,
- * spec/daemonset.md §12.3, spec/sidecarset.md SS-5.3.2, spec/uniteddeployment.md §9.6): while the
+ * The name step of creating a revision (docs/reference/cloneset.md §12, docs/reference/statefulset.md R4.4,
+ * docs/reference/daemonset.md §12.3, docs/reference/sidecarset.md SS-5.3.2, docs/reference/uniteddeployment.md §9.6): while the
  * candidate's name is taken by a revision in `taken` with other data, raise the collision count
  * and rebuild the candidate; a name taken by a revision with equal data means that revision is
  * used (`existing`); a free name means `create`. The first revision in `taken` with the name counts.
@@ -300,7 +300,7 @@ export function resolveRevisionNameCollision(
 }
 
 /**
- * History truncation (spec/cloneset.md §12, spec/statefulset.md R4.6): among revisions whose
+ * History truncation (docs/reference/cloneset.md §12, docs/reference/statefulset.md R4.6): among revisions whose
  * name is not in `live`, in history order, the oldest ones beyond `historyLimit` — i.e. the
  * revisions to delete.
  *
@@ -328,7 +328,7 @@ export function getPodRevision(pod: Pod | null | undefined): string {
 
 /**
  * Is the pod at this revision? The label must equal the name, or — with `shortHashAware`
- * (CloneSet's `hashEquals`, spec/cloneset.md §4.3) — have the same last `-` segment.
+ * (CloneSet's `hashEquals`, docs/reference/cloneset.md §4.3) — have the same last `-` segment.
  * Example: label `app-name-new` is at `new` and at `other-new` short-hash-aware, not exactly.
  */
 export function isPodAtRevision(

@@ -178,7 +178,7 @@ function expressionRequirement(expr: LabelSelectorRequirement, validate: boolean
  *
  * With `validate` (default, Kubernetes' `LabelSelectorAsSelector`), an invalid selector
  * (unknown operator, bad key or value, In without values) matches nothing. With
- * `validate: false` (Kruise's priority terms, spec/core.md R4.2) keys and values are not
+ * `validate: false` (Kruise's priority terms, docs/reference/core.md R4.2) keys and values are not
  * checked, and only an unknown operator makes the selector match nothing.
  *
  * Example: `{matchLabels:{app:'web'}, matchExpressions:[{key:'tier',operator:'NotIn',values:['db']}]}`

@@ -1,5 +1,5 @@
-// Specified delete and the unavailable-label prefix (spec/core.md §7.1 R7.1, §7.2 R7.2;
-// spec/cloneset.md §4.4): reading and writing the `apps.kruise.io/specified-delete` label.
+// Specified delete and the unavailable-label prefix (docs/reference/core.md §7.1 R7.1, §7.2 R7.2;
+// docs/reference/cloneset.md §4.4): reading and writing the `apps.kruise.io/specified-delete` label.
 import { LABEL_PREFIX_UNAVAILABLE_POD, LABEL_SPECIFIED_DELETE } from '@kruise-ts/api';
 import type { Pod } from 'kubernetes-types/core/v1';
 
@@ -9,7 +9,7 @@ export const SPECIFIED_DELETE_VALUE = 'true';
 /**
  * R7.2: a pod is specified-delete iff it has the label `apps.kruise.io/specified-delete`, with any
  * value (even `""`). CloneSet also treats the names listed in `scaleStrategy.podsToDelete` as
- * specified-delete (spec/cloneset.md §4.4): pass them as `podsToDelete`.
+ * specified-delete (docs/reference/cloneset.md §4.4): pass them as `podsToDelete`.
  *
  * Examples: label `{"apps.kruise.io/specified-delete": ""}` → true; no label → false; no label but
  * the pod name `web-x7k2p` in `podsToDelete` → true.

@@ -1,4 +1,4 @@
-// Strategic-merge patches (spec/core.md Appendix B): (a) generating the two-way patch between
+// Strategic-merge patches (docs/reference/core.md Appendix B): (a) generating the two-way patch between
 // two pod-template ObjectMetas with Go's byte layout (B.2), and (b) applying strategic-merge
 // patches to pods and other objects (B.4) for the subset kruise-ts needs: merge-keyed lists
 // of pods, primitive merge lists (finalizers), and the `$patch`, `$deleteFromPrimitiveList`

@@ -1,7 +1,7 @@
 // Shared validation helpers returning Kubernetes-style FieldErrors, used by every kind's
 // validate* function: int-or-percent fields, non-negative numbers, workload selectors,
 // object metadata, pod template basics, immutable fields, and Kruise's update priority
-// and scatter strategies (spec/core.md R4.1, spec/cloneset.md §2.2).
+// and scatter strategies (docs/reference/core.md R4.1, docs/reference/cloneset.md §2.2).
 // `validateLabelSelector` lives in ./selectors, the name syntax checks in ./nameValidation.
 import type { IntOrString, UpdatePriorityStrategy, UpdateScatterStrategy } from '@kruise-ts/api';
 import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
@@ -39,7 +39,7 @@ export interface IntOrPercentOptions {
   maxPercent100?: boolean;
   /**
    * How strings are checked: `'regex'` (default, Kubernetes' `IsValidPercent`: `^[0-9]+%$`),
-   * or the helper the field is later resolved with (spec/core.md §6.1): `'scaled'` (a),
+   * or the helper the field is later resolved with (docs/reference/core.md §6.1): `'scaled'` (a),
    * `'legacy'` (b), `'kruise'` (c, fractions allowed).
    */
   helper?: 'regex' | 'scaled' | 'legacy' | 'kruise';
@@ -323,7 +323,7 @@ export function validateImmutableField(newVal: unknown, oldVal: unknown, field: 
 }
 
 /**
- * R4.1 (spec/cloneset.md §2.2): only one of `weightPriority` / `orderPriority`; weights in
+ * R4.1 (docs/reference/cloneset.md §2.2): only one of `weightPriority` / `orderPriority`; weights in
  * [0, 100] (the message says 1-100 but 0 is accepted); every weight term needs a non-empty,
  * valid `matchSelector`; every order term a non-empty `orderedKey`. Errors are reported at
  * `field` (e.g. `spec.updateStrategy.priorityStrategy`) as Required with the message as detail.
@@ -359,7 +359,7 @@ export function validateUpdatePriorityStrategy(
 }
 
 /**
- * spec/cloneset.md §2.2: every scatter term needs a non-empty key and `key:value` pairs must
+ * docs/reference/cloneset.md §2.2: every scatter term needs a non-empty key and `key:value` pairs must
  * be unique (an empty value is allowed).
  * Example: two terms `{key: 'key-1', value: 'value-1'}` → `Invalid value: …: duplicated key=key-1 value=value-1`.
  */

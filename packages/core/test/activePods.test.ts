@@ -1,5 +1,5 @@
-// Kubernetes "active pods" order for CloneSet update candidates (spec/core.md §4.3,
-// spec/cloneset.md §9.3.1: rules 1, 2, 4, 7, 8, 9 of §8.3; no availability, cost or rank).
+// Kubernetes "active pods" order for CloneSet update candidates (docs/reference/core.md §4.3,
+// docs/reference/cloneset.md §9.3.1: rules 1, 2, 4, 7, 8, 9 of §8.3; no availability, cost or rank).
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { compareActivePods, sortActivePods, sortIndexesByActivePods } from '../src/ordering/activePods';

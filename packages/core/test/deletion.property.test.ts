@@ -1,4 +1,4 @@
-// The scale-in comparator (spec/cloneset.md §8.3) and the active-pods comparator (§9.3.1) are
+// The scale-in comparator (docs/reference/cloneset.md §8.3) and the active-pods comparator (§9.3.1) are
 // strict weak orders: irreflexive, antisymmetric, transitive, with transitive incomparability.
 
 import fc from 'fast-check';

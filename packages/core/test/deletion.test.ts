@@ -1,4 +1,4 @@
-// CloneSet scale-in order (spec/core.md R7.3; spec/cloneset.md §8.3): deletion-cost parsing,
+// CloneSet scale-in order (docs/reference/core.md R7.3; docs/reference/cloneset.md §8.3): deletion-cost parsing,
 // the comparator, the rankers and "take k from a group". Upstream: core/scale_in_order.json and
 // cloneset/pod_sort.json (TestSortingActivePods, TestSpreadConstraintsRanker).
 import { readFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ import { deepFreeze } from '../src/testing';
 function loadCases(area: string, file: string) {
   return JSON.parse(
     readFileSync(
-      fileURLToPath(new URL(`../../../../shared/upstream-cases/${area}/${file}`, import.meta.url)),
+      fileURLToPath(new URL(`../../../testdata/upstream/${area}/${file}`, import.meta.url)),
       'utf8',
     ),
   );

@@ -1,4 +1,4 @@
-// spec/operator.md §1 deletion protection (D1.1–D1.10, messages M1–M9), one test per rule.
+// docs/reference/operator.md §1 deletion protection (D1.1–D1.10, messages M1–M9), one test per rule.
 // Moved with the logic from packages/operator/test/unit.test.ts (the admission-review tests
 // D1.11 and W2.1 stay with the operator's handlers).
 import type { KubeObject } from '@kruise-ts/api';
@@ -44,7 +44,7 @@ const cr = (deleting = false) =>
     metadata: { name: 'w', ...(deleting ? { deletionTimestamp: '2024-01-01T00:00:00Z' } : {}) },
   }) as KubeObject;
 
-describe('deletion protection (spec/operator.md §1)', () => {
+describe('deletion protection (docs/reference/operator.md §1)', () => {
   it('M1–M9: the exact message texts', () => {
     expect(M.M1).toBe(`${P}=Always`);
     expect(M.M2(3)).toBe(`${P}=Cascading and replicas 3>0`);

@@ -1,4 +1,4 @@
-// Expectation caches as immutable values (spec/core.md §8); upstream core/expectations.json.
+// Expectation caches as immutable values (docs/reference/core.md §8); upstream core/expectations.json.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ import { deepFreeze } from '../src/testing';
 function loadCases(area: string, file: string) {
   return JSON.parse(
     readFileSync(
-      fileURLToPath(new URL(`../../../../shared/upstream-cases/${area}/${file}`, import.meta.url)),
+      fileURLToPath(new URL(`../../../testdata/upstream/${area}/${file}`, import.meta.url)),
       'utf8',
     ),
   );

@@ -6,7 +6,7 @@ import {
 } from '@kruise-ts/core';
 import { describe, expect, it } from 'vitest';
 
-describe('feature gates (spec/operator.md §3.6)', () => {
+describe('feature gates (docs/reference/operator.md §3.6)', () => {
   it('has the v1.8.2 defaults', () => {
     expect(defaultFeatureGates.InPlaceUpdateEnvFromMetadata).toBe(true);
     expect(defaultFeatureGates.CloneSetPartitionRollback).toBe(false);

@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 
 const vctCases = JSON.parse(
   readFileSync(
-    fileURLToPath(new URL('../../../../shared/upstream-cases/core/vct_hash.json', import.meta.url)),
+    fileURLToPath(new URL('../../../testdata/upstream/core/vct_hash.json', import.meta.url)),
     'utf8',
   ),
 );

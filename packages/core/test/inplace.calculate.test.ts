@@ -1,4 +1,4 @@
-// spec/core.md §1: calculateInPlaceUpdateSpec — upstream cases, the §1.6 worked examples and
+// docs/reference/core.md §1: calculateInPlaceUpdateSpec — upstream cases, the §1.6 worked examples and
 // the individual rules R1.1–R1.12.
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Container, PodTemplateSpec } from 'kubernetes-types/core/v1';

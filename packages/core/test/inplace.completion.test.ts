@@ -1,4 +1,4 @@
-// spec/core.md 2.2 (needsBeUnready), 2.6 (completion checks) and R1.11 (resource ops):
+// docs/reference/core.md 2.2 (needsBeUnready), 2.6 (completion checks) and R1.11 (resource ops):
 // upstream cases inplace_check_completed.json and inplace_vertical.json plus rule tests.
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

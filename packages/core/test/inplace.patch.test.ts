@@ -1,4 +1,4 @@
-// spec/core.md 2.3 (launch priority) and 2.4 (patchSpecToPod): upstream cases and the §2.4
+// docs/reference/core.md 2.3 (launch priority) and 2.4 (patchSpecToPod): upstream cases and the §2.4
 // worked example carried through all three batches.
 import type { InPlaceUpdateState } from '@kruise-ts/api';
 import type { Container, Pod } from 'kubernetes-types/core/v1';

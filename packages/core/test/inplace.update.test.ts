@@ -1,4 +1,4 @@
-// spec/core.md 2.1 (update), 2.5 (refresh), 2.7 (annotation formats), 2.9 (adapters) and the
+// docs/reference/core.md 2.1 (update), 2.5 (refresh), 2.7 (annotation formats), 2.9 (adapters) and the
 // merge-patch helper: upstream refresh cases plus rule-by-rule tests and a full update cycle.
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';

@@ -17,7 +17,7 @@ export interface UpstreamCase<I = any, E = any> {
 
 /** Loads `shared/upstream-cases/core/<file>` (the repo's sibling folder). */
 export function loadCases<I = any, E = any>(file: string): UpstreamCase<I, E>[] {
-  const url = new URL(`../../../../shared/upstream-cases/core/${file}`, import.meta.url);
+  const url = new URL(`../../../testdata/upstream/core/${file}`, import.meta.url);
   return JSON.parse(readFileSync(fileURLToPath(url), 'utf8')).cases;
 }
 

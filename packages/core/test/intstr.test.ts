@@ -18,7 +18,7 @@ import { describe, expect, it } from 'vitest';
 function load(area: string, file: string): any {
   return JSON.parse(
     readFileSync(
-      fileURLToPath(new URL(`../../../../shared/upstream-cases/${area}/${file}`, import.meta.url)),
+      fileURLToPath(new URL(`../../../testdata/upstream/${area}/${file}`, import.meta.url)),
       'utf8',
     ),
   );
@@ -71,7 +71,7 @@ describe('§6.1 (b) Kubernetes legacy helper', () => {
     expect(legacyValueFromIntOrPercent('25%', 10, true)).toBe(3);
     expect(legacyValueFromIntOrPercent('25%', 10, false)).toBe(2);
   });
-  it('spec/cloneset.md §5.1 examples with R=5', () => {
+  it('docs/reference/cloneset.md §5.1 examples with R=5', () => {
     expect(legacyValueFromIntOrPercent('20%', 5, true)).toBe(1);
     expect(legacyValueFromIntOrPercent('30%', 5, true)).toBe(2);
     expect(legacyValueFromIntOrPercent('30%', 5, false)).toBe(1);

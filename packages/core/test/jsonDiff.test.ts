@@ -1,4 +1,4 @@
-// spec/core.md Appendix A: the RFC 6902 diff of appscode/jsonpatch v1.0.1.
+// docs/reference/core.md Appendix A: the RFC 6902 diff of appscode/jsonpatch v1.0.1.
 import { describe, expect, it } from 'vitest';
 import { KruiseError } from '../src/errors';
 import {

@@ -1,4 +1,4 @@
-// spec/core.md §3 lifecycle hooks: upstream cases (lifecycle.json) and the §3.3/§3.4/R3.7 tables.
+// docs/reference/core.md §3 lifecycle hooks: upstream cases (lifecycle.json) and the §3.3/§3.4/R3.7 tables.
 import type { Lifecycle } from '@kruise-ts/api';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// spec/core.md R5.6 KruisePodReady messages (and Appendix D.8).
+// docs/reference/core.md R5.6 KruisePodReady messages (and Appendix D.8).
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-// Properties of the priority sort (spec/core.md R4.5): a permutation of the indexes, a stable
+// Properties of the priority sort (docs/reference/core.md R4.5): a permutation of the indexes, a stable
 // total order (re-sorting its own output changes nothing) independent of the input order.
 import type { UpdatePriorityStrategy } from '@kruise-ts/api';
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// Update priority ordering: spec/core.md §4.1 (R4.2–R4.5), upstream TestCompare from both
+// Update priority ordering: docs/reference/core.md §4.1 (R4.2–R4.5), upstream TestCompare from both
 // case folders (core/updatesort_priority.json and cloneset/update_priority.json).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,7 @@ import { deepFreeze } from '../src/testing';
 function loadCases(area: string, file: string) {
   return JSON.parse(
     readFileSync(
-      fileURLToPath(new URL(`../../../../shared/upstream-cases/${area}/${file}`, import.meta.url)),
+      fileURLToPath(new URL(`../../../testdata/upstream/${area}/${file}`, import.meta.url)),
       'utf8',
     ),
   );
@@ -200,7 +200,7 @@ describe('R4.5 sort (v1.8.2 ties)', () => {
       2, 0, 1,
     ]);
   });
-  it('spec/statefulset.md R9.3: descending slots with no priority labels keep their order', () => {
+  it('docs/reference/statefulset.md R9.3: descending slots with no priority labels keep their order', () => {
     const pods = Array.from({ length: 10 }, () => podWith({}));
     const s = { orderPriority: [{ orderedKey: 'k' }] };
     expect(sortUpdateIndexesByPriority(pods, [9, 8, 7, 6], s)).toEqual([9, 8, 7, 6]);

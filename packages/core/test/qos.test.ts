@@ -1,4 +1,4 @@
-// spec/core.md Appendix C.2: pod QoS class (Kubernetes v1.30).
+// docs/reference/core.md Appendix C.2: pod QoS class (Kubernetes v1.30).
 import type { Container, PodSpec } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { getPodQOS } from '../src/qos';

@@ -1,5 +1,5 @@
 // canonicalQuantity: Go's `resource.Quantity.String()` (the canonical form quantities take when
-// Go re-serialises them; spec/sidecarset.md SS-2.4, spec/core.md Appendix C.1).
+// Go re-serialises them; docs/reference/sidecarset.md SS-2.4, docs/reference/core.md Appendix C.1).
 import { canonicalQuantity, tryParseQuantity } from '@kruise-ts/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

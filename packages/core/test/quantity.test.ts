@@ -1,4 +1,4 @@
-// spec/core.md Appendix C.1: Kubernetes quantities compare by value.
+// docs/reference/core.md Appendix C.1: Kubernetes quantities compare by value.
 import { describe, expect, it } from 'vitest';
 import { KruiseError } from '../src/errors';
 import {

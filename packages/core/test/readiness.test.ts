@@ -21,7 +21,7 @@ import { describe, expect, it } from 'vitest';
 
 const conditionCases = JSON.parse(
   readFileSync(
-    fileURLToPath(new URL('../../../../shared/upstream-cases/core/pod_conditions.json', import.meta.url)),
+    fileURLToPath(new URL('../../../testdata/upstream/core/pod_conditions.json', import.meta.url)),
     'utf8',
   ),
 );

@@ -26,7 +26,7 @@ import { describe, expect, it } from 'vitest';
 function load(area: string, file: string): any {
   return JSON.parse(
     readFileSync(
-      fileURLToPath(new URL(`../../../../shared/upstream-cases/${area}/${file}`, import.meta.url)),
+      fileURLToPath(new URL(`../../../testdata/upstream/${area}/${file}`, import.meta.url)),
       'utf8',
     ),
   );
@@ -124,7 +124,7 @@ describe('§1.1 revision data and newControllerRevision', () => {
   });
 });
 
-describe('history (spec/cloneset.md §12, spec/statefulset.md R4.3–R4.6)', () => {
+describe('history (docs/reference/cloneset.md §12, docs/reference/statefulset.md R4.3–R4.6)', () => {
   it('nextRevisionNumber = max + 1, or 1', () => {
     expect(nextRevisionNumber([])).toBe(1);
     expect(nextRevisionNumber([rev('a', 3), rev('b', 7), rev('c', 2)])).toBe(8);

@@ -1,4 +1,4 @@
-// Properties of the scatter sort (spec/core.md R4.6–R4.8): always a permutation of the indexes,
+// Properties of the scatter sort (docs/reference/core.md R4.6–R4.8): always a permutation of the indexes,
 // and a strategy of one term that no candidate matches leaves the order alone.
 
 import fc from 'fast-check';

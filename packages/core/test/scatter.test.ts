@@ -1,4 +1,4 @@
-// Scatter update ordering: spec/core.md §4.2 (R4.6–R4.8) and upstream scatter_sort_test.go
+// Scatter update ordering: docs/reference/core.md §4.2 (R4.6–R4.8) and upstream scatter_sort_test.go
 // cases from both folders (core/updatesort_scatter.json, cloneset/update_scatter.json).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ import { deepFreeze } from '../src/testing';
 function loadCases(area: string, file: string) {
   return JSON.parse(
     readFileSync(
-      fileURLToPath(new URL(`../../../../shared/upstream-cases/${area}/${file}`, import.meta.url)),
+      fileURLToPath(new URL(`../../../testdata/upstream/${area}/${file}`, import.meta.url)),
       'utf8',
     ),
   );

@@ -1,4 +1,4 @@
-// Specified delete (spec/core.md R7.2, spec/cloneset.md §4.4) and the unavailable-label prefix (R7.1).
+// Specified delete (docs/reference/core.md R7.2, docs/reference/cloneset.md §4.4) and the unavailable-label prefix (R7.1).
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-// spec/core.md Appendix B: strategic-merge patch generation for pod-template metadata (B.2)
+// docs/reference/core.md Appendix B: strategic-merge patch generation for pod-template metadata (B.2)
 // with Go's byte layout, and application to pods (B.4).
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

@@ -46,7 +46,7 @@ describe('validateIntOrPercent', () => {
     expect(validateIntOrPercent('100%', F, { maxPercent100: true })).toEqual([]);
     expect(validateIntOrPercent('10%', F, { allowPercent: false })[0].detail).toBe('must be an integer');
   });
-  it('helper options follow the helper used to resolve the field (spec/core.md §6.1)', () => {
+  it('helper options follow the helper used to resolve the field (docs/reference/core.md §6.1)', () => {
     // (c) kruise: fractions ok, "99" is an error (partition)
     expect(validateIntOrPercent('99.99%', 'spec.updateStrategy.partition', { helper: 'kruise' })).toEqual([]);
     expect(validateIntOrPercent('99', 'spec.updateStrategy.partition', { helper: 'kruise' })).toHaveLength(1);
@@ -307,7 +307,7 @@ describe('R4.1 update priority strategy', () => {
   });
 });
 
-describe('scatter strategy (spec/cloneset.md §2.2)', () => {
+describe('scatter strategy (docs/reference/cloneset.md §2.2)', () => {
   const S = 'spec.updateStrategy.scatterStrategy';
   it('non-empty keys, unique key:value pairs, empty values allowed', () => {
     expect(

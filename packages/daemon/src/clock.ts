@@ -1,4 +1,4 @@
-// Time and randomness of the daemon's I/O shell (spec/daemon.md §11 items 1–2): an injectable
+// Time and randomness of the daemon's I/O shell (docs/reference/daemon.md §11 items 1–2): an injectable
 // clock (now, timers, abortable sleep) and RNG, so the logic can run on a fake clock in tests.
 import { formatRFC3339 } from '@kruise-ts/api';
 

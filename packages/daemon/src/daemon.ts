@@ -1,4 +1,4 @@
-// Daemon wiring (spec/daemon.md §7.1, §7.2, §9.2): discover the CRI runtimes, connect the Kubernetes
+// Daemon wiring (docs/reference/daemon.md §7.1, §7.2, §9.2): discover the CRI runtimes, connect the Kubernetes
 // adapter, run the image puller and the CRR controller until stopped. `kruise-ts daemon` calls
 // `runDaemon`; tests and embedders call `createDaemon`.
 import type { Clock, Rng } from './clock';

@@ -1,4 +1,4 @@
-// Image reference helpers of the daemon (spec/daemon.md §2). Parsing, §2.1 normalisation, the §2.2
+// Image reference helpers of the daemon (docs/reference/daemon.md §2). Parsing, §2.1 normalisation, the §2.2
 // (name, tag) NodeImage key, §2.4 registry and digest tags come from @kruise-ts/api (shared with the
 // controllers in @kruise-ts/nodeops, which must key NodeImages identically) and are re-exported under
 // the daemon's names; this file owns the pull reference (§2.6) and the CRI image matching (§2.5).

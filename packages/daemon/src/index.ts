@@ -1,5 +1,5 @@
 // @kruise-ts/daemon: the node daemon. A CRI client over gRPC (runtime.v1, own proto), the image puller
-// for NodeImage (spec/daemon.md §7) and the container recreate daemon for ContainerRecreateRequest
+// for NodeImage (docs/reference/daemon.md §7) and the container recreate daemon for ContainerRecreateRequest
 // (§9), as pure decision logic plus thin I/O adapters (CRI, Kubernetes API).
 export { type Clock, parseTime, type Rng, realClock, rfc3339, seededRng } from './clock';
 export {

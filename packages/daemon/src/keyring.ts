@@ -1,4 +1,4 @@
-// Pull-secret credentials (spec/daemon.md §7.7 item 3): a docker keyring built from the NodeImage's
+// Pull-secret credentials (docs/reference/daemon.md §7.7 item 3): a docker keyring built from the NodeImage's
 // pull secrets the way kubelet builds one (dockerconfigjson / dockercfg, host globs, path prefixes,
 // most specific first), then node-level entries. Credentials never leave this module except as the
 // CRI `auth {username, password}`; see `redactCredential` for what may be logged.

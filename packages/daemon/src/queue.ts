@@ -1,5 +1,5 @@
 // A work queue with per-item exponential backoff and delayed adds, the shape of client-go's
-// rate-limited queue that both daemon controllers use (spec/daemon.md §7.2 item 2, §9.2 item 2):
+// rate-limited queue that both daemon controllers use (docs/reference/daemon.md §7.2 item 2, §9.2 item 2):
 // a key is never processed by two workers at once, and a key added while it is processed runs again.
 import type { Clock, Rng } from './clock';
 

@@ -1,4 +1,4 @@
-// Real-runtime test of the CRR daemon (spec/daemon.md §9.2–§9.5, issue 11): a running container in a
+// Real-runtime test of the CRR daemon (docs/reference/daemon.md §9.2–§9.5, issue 11): a running container in a
 // real containerd sandbox is stopped through CRI after its preStop hook; the test then plays kubelet
 // (creates attempt 1 in the same sandbox) and the CRR controller (sync-container-statuses), and the
 // daemon reports Succeeded / Completed.

@@ -1,4 +1,4 @@
-// Real-runtime tests of the image puller (spec/daemon.md §7.5–§7.7, issue 11): a private containerd
+// Real-runtime tests of the image puller (docs/reference/daemon.md §7.5–§7.7, issue 11): a private containerd
 // over CRI and Debian's docker-registry on loopback; NodeImage objects live in the in-memory API.
 import { ANNOTATION_PULLING_IMAGE_BY, type NodeImage } from '@kruise-ts/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

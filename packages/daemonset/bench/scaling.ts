@@ -1,4 +1,4 @@
-// Scaling check (run: npx tsx --conditions=source packages/daemonset/bench/scaling.ts):
+// Scaling check (run: npx tsx --conditions=@kruise-ts/source packages/daemonset/bench/scaling.ts):
 // reconcileDaemonSet at 1k, 5k and 20k nodes next to the single-pass baseline; prints the
 // median time of each, their ratio and the growth from 1k to 20k.
 import { reconcileDaemonSet } from '../src';

@@ -1,5 +1,5 @@
 // Quick start (run from the repo root):
-//   npx tsx --conditions=source packages/daemonset/examples/quickstart.ts
+//   npx tsx --conditions=@kruise-ts/source packages/daemonset/examples/quickstart.ts
 // Three nodes, one of them tainted NoExecute: the reconcile creates two daemon pods; after an
 // image change with maxSurge 1 it starts one surge pod next to an old one.
 import type { DaemonSet, KubeObject } from '@kruise-ts/api';

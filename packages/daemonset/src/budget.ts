@@ -1,5 +1,5 @@
 // The numbers of a rolling-update round and of pod creation: surge/unavailable budgets
-// (spec/daemonset.md §7.1), the eligible nodes and their order (§7.2), partition-limited
+// (docs/reference/daemonset.md §7.1), the eligible nodes and their order (§7.2), partition-limited
 // creation (§5.4) and the per-sync burst (§5.6).
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import { DEFAULT_BURST_REPLICAS } from './constants';

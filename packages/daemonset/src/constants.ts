@@ -1,4 +1,4 @@
-// Advanced DaemonSet keys and defaults (spec/daemonset.md §1, §3.1, §5.5, §6).
+// Advanced DaemonSet keys and defaults (docs/reference/daemonset.md §1, §3.1, §5.5, §6).
 import {
   TAINT_NODE_DISK_PRESSURE,
   TAINT_NODE_MEMORY_PRESSURE,

@@ -1,6 +1,6 @@
 // @kruise-ts/daemonset: Advanced DaemonSet (apps.kruise.io/v1alpha1) as pure functions —
 // nodeShouldRunDaemonPod, reconcileDaemonSet, validateDaemonSet and the helpers they are
-// built from (spec/daemonset.md).
+// built from (docs/reference/daemonset.md).
 export * from './backoff';
 export * from './budget';
 export * from './constants';

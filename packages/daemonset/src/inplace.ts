@@ -1,5 +1,5 @@
-// In-place update of daemon pods (spec/daemonset.md §8) through @kruise-ts/core's in-place
-// protocol (spec/core.md §1, §2, wiring of §2.9): which pods may be updated in place, the
+// In-place update of daemon pods (docs/reference/daemonset.md §8) through @kruise-ts/core's in-place
+// protocol (docs/reference/core.md §1, §2, wiring of §2.9): which pods may be updated in place, the
 // update itself (at most `burst` per sync) and the per-sync refresh of every pod.
 import {
   calculateInPlaceUpdateSpec,
@@ -25,7 +25,7 @@ export interface InPlaceRevisions {
 
 /**
  * §8.1 `canPodInPlaceUpdate`: the pod has the `InPlaceUpdateReady` readiness gate, its hash
- * is the hash of an **old** revision (compared short-hash aware, spec/core.md 2.9), and that
+ * is the hash of an **old** revision (compared short-hash aware, docs/reference/core.md 2.9), and that
  * revision's template differs from the current one only in in-place-compatible ways
  * (container images, template labels/annotations; cpu/memory with the vertical gate).
  */
@@ -107,7 +107,7 @@ export function inPlaceUpdatePods(
 }
 
 /**
- * §8.3: refreshes the in-place state of every pod (spec/core.md 2.5): a pending grace
+ * §8.3: refreshes the in-place state of every pod (docs/reference/core.md 2.5): a pending grace
  * period or the next container batch progresses, and `InPlaceUpdateReady` becomes True once
  * the new containers run. Pods created or deleting in this call are skipped.
  */

@@ -1,4 +1,4 @@
-// The manage phase (spec/daemonset.md §5): per node, create a missing daemon pod (M1), keep
+// The manage phase (docs/reference/daemonset.md §5): per node, create a missing daemon pod (M1), keep
 // one pod (M2: failed pods with back-off, pre-deleting pods, duplicates, the surge hand-over)
 // or remove pods from nodes that must not run one (M3); pods bound to vanished nodes (§5.3);
 // partition-limited creation (§5.4); then `syncNodes` (§5.6).

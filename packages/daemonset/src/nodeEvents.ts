@@ -1,4 +1,4 @@
-// Which DaemonSets a node event concerns (spec/daemonset.md §3; the controller's node event
+// Which DaemonSets a node event concerns (docs/reference/daemonset.md §3; the controller's node event
 // handler): shells use these to decide which DaemonSets to reconcile when a node changes.
 import type { Node, NodeCondition } from 'kubernetes-types/core/v1';
 import { canonicalJSON } from './coreShim';

@@ -1,4 +1,4 @@
-// Mapping pods to nodes (spec/daemonset.md §4): controller-ref claiming (§4.1), the
+// Mapping pods to nodes (docs/reference/daemonset.md §4): controller-ref claiming (§4.1), the
 // target node of a pod (§4.2), the node → pods map (§4.3) and "oldest first" (§4.4).
 import type { Action, ObjectRef } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1';

@@ -1,4 +1,4 @@
-// Which nodes should run a daemon pod (spec/daemonset.md §3): the effective tolerations
+// Which nodes should run a daemon pod (docs/reference/daemonset.md §3): the effective tolerations
 // (§3.1), the decision table R1-R4 (§3.2) and the required scheduling constraints (§3.3).
 import type { Node, PodSpec, Taint, Toleration } from 'kubernetes-types/core/v1';
 import { DEFAULT_DAEMON_TOLERATIONS, HOST_NETWORK_DAEMON_TOLERATION } from './constants';
@@ -79,7 +79,7 @@ export function untoleratedTaints(node: Node, tolerations: readonly Toleration[]
 }
 
 /**
- * Whether `node` should run a pod of `daemonSet` (spec/daemonset.md §3.2, rows top to bottom):
+ * Whether `node` should run a pod of `daemonSet` (docs/reference/daemonset.md §3.2, rows top to bottom):
  *
  * - R1 template `spec.nodeName` set to another node → `{false, false}`;
  * - R2 required scheduling constraints not met (§3.3) → `{false, false}`;

@@ -1,4 +1,4 @@
-// The pod a DaemonSet creates on a node (spec/daemonset.md §6) and its deterministic name.
+// The pod a DaemonSet creates on a node (docs/reference/daemonset.md §6) and its deterministic name.
 import { CONDITION_INPLACE_UPDATE_READY, LABEL_CONTROLLER_REVISION_HASH } from '@kruise-ts/api';
 import type { Affinity, Pod, PodSpec } from 'kubernetes-types/core/v1';
 import { DAEMONSET_CONTROLLER_SCHEDULER, LABEL_POD_TEMPLATE_GENERATION } from './constants';

@@ -1,4 +1,4 @@
-// Pod predicates of spec/daemonset.md (table at the top): ready, available,
+// Pod predicates of docs/reference/daemonset.md (table at the top): ready, available,
 // daemon-available, deleting, pre-deleting, failed, updated/old.
 import {
   CONDITION_INPLACE_UPDATE_READY,
@@ -22,7 +22,7 @@ export function isAvailable(pod: Pod, minReadySeconds: number, now: string | Dat
 }
 
 /**
- * daemon-available (status only, spec/core.md R5.3 ADS): available and, when the pod has the
+ * daemon-available (status only, docs/reference/core.md R5.3 ADS): available and, when the pod has the
  * `InPlaceUpdateReady` readiness gate, that condition is absent or `True`.
  */
 export function isDaemonAvailable(pod: Pod, minReadySeconds: number, now: string | Date): boolean {

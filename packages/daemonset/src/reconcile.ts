@@ -1,4 +1,4 @@
-// reconcileDaemonSet: the pure reconcile of an Advanced DaemonSet (spec/daemonset.md §2):
+// reconcileDaemonSet: the pure reconcile of an Advanced DaemonSet (docs/reference/daemonset.md §2):
 // defaults + validation, claiming, revisions (§12), manage (§5), in-place refresh (§8.3),
 // rolling update (§7), history cleanup (§12.5), status (§10) and the requeue delay (§11).
 import { type DaemonSetStatus, LABEL_CONTROLLER_REVISION_HASH, setDefaultsDaemonSet } from '@kruise-ts/api';
@@ -70,7 +70,7 @@ function validNow(now: string | Date): FieldError | undefined {
 }
 
 /**
- * Reconciles an Advanced DaemonSet (spec/daemonset.md §2) and returns the actions a
+ * Reconciles an Advanced DaemonSet (docs/reference/daemonset.md §2) and returns the actions a
  * controller would take, in order: adoption/release patches, revision writes, the manage
  * phase's creates/deletes (§5), in-place refresh patches (§8.3), the rolling update's
  * creates/deletes/in-place patches (§7, skipped for `OnDelete` or `paused`), history cleanup

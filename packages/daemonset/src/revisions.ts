@@ -1,4 +1,4 @@
-// ControllerRevisions of a DaemonSet (spec/daemonset.md §12): the current revision and its
+// ControllerRevisions of a DaemonSet (docs/reference/daemonset.md §12): the current revision and its
 // hash `H`, the old revisions, de-duplication, rollback renumbering and history cleanup.
 import { type KubeObject, LABEL_CONTROLLER_REVISION_HASH } from '@kruise-ts/api';
 import {

@@ -1,4 +1,4 @@
-// The rolling update (spec/daemonset.md §7): budgets (§7.1), eligible nodes (§7.2), the
+// The rolling update (docs/reference/daemonset.md §7): budgets (§7.1), eligible nodes (§7.2), the
 // standard walk without surge (§7.3, with in-place updates §8) and the surge walk (§7.4).
 import type { Pod } from 'kubernetes-types/core/v1';
 import { filterDaemonPodsNodeToUpdate, findUpdatedPodsOnNode, updatedDesiredNodeCounts } from './budget';

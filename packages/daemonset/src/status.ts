@@ -1,4 +1,4 @@
-// DaemonSet status (spec/daemonset.md §10): counters over the node list, inspecting only
+// DaemonSet status (docs/reference/daemonset.md §10): counters over the node list, inspecting only
 // the oldest pod of each node; when to write it; the minReadySeconds resync.
 import type { Node } from 'kubernetes-types/core/v1';
 import type { NodeToPods } from './nodePods';

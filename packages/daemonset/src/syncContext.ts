@@ -1,4 +1,4 @@
-// The working state of one reconcile and `syncNodes` (spec/daemonset.md §5.6): the node →
+// The working state of one reconcile and `syncNodes` (docs/reference/daemonset.md §5.6): the node →
 // pods view that later phases see (creates and deletes are observed synchronously, §2 step 6),
 // the actions issued so far and the requested requeue delays.
 import type { KubeObject } from '@kruise-ts/api';

@@ -1,4 +1,4 @@
-// Admission validation of Advanced DaemonSets (spec/daemonset.md §1.1, §1.3): what the
+// Admission validation of Advanced DaemonSets (docs/reference/daemonset.md §1.1, §1.3): what the
 // validating webhook rejects, as Kubernetes-style field errors with the same field paths.
 import type { IntOrString } from '@kruise-ts/api';
 import {
@@ -92,7 +92,7 @@ export function validateRollingUpdate(ru: RollingUpdateDaemonSet, path: string):
 }
 
 /**
- * Validates an Advanced DaemonSet as OpenKruise's webhook does (spec/daemonset.md §1.1, §1.3):
+ * Validates an Advanced DaemonSet as OpenKruise's webhook does (docs/reference/daemonset.md §1.1, §1.3):
  * object metadata (DNS-1123 name, labels, annotations); a non-empty, valid selector matching
  * the template labels; the shared pod-template checks of core (containers, names, images,
  * ports, volumes), `restartPolicy` Always (or unset) and no `activeDeadlineSeconds`; the

@@ -1,4 +1,4 @@
-// spec/daemonset.md §7.1 budgets, §7.2 eligible nodes, §5.4 partition-limited creation,
+// docs/reference/daemonset.md §7.1 budgets, §7.2 eligible nodes, §5.4 partition-limited creation,
 // §5.6 burst and `allowSurge` (§5).
 import type { IntOrString } from '@kruise-ts/api';
 import { deepFreeze } from '@kruise-ts/core';

@@ -13,7 +13,7 @@ import { reconcileDaemonSet } from '../src';
 export function loadUpstream<T = any>(file: string): T {
   return JSON.parse(
     readFileSync(
-      fileURLToPath(new URL(`../../../../shared/upstream-cases/daemonset/${file}`, import.meta.url)),
+      fileURLToPath(new URL(`../../../testdata/upstream/daemonset/${file}`, import.meta.url)),
       'utf8',
     ),
   );

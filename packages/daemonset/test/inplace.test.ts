@@ -1,4 +1,4 @@
-// spec/daemonset.md §8 in-place update (InPlaceIfPossible) and §6 step 3.
+// docs/reference/daemonset.md §8 in-place update (InPlaceIfPossible) and §6 step 3.
 import type { DaemonSet } from '@kruise-ts/api';
 import { type Action, deepFreeze } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1';

@@ -1,4 +1,4 @@
-// spec/daemonset.md §5 manage phase, §6 pod template and §11 requeue, through reconcileDaemonSet.
+// docs/reference/daemonset.md §5 manage phase, §6 pod template and §11 requeue, through reconcileDaemonSet.
 import type { DaemonSet } from '@kruise-ts/api';
 import { type Action, deepFreeze } from '@kruise-ts/core';
 import type { Node, Pod } from 'kubernetes-types/core/v1';

@@ -1,4 +1,4 @@
-// Properties of spec/daemonset.md §3 over random nodes (labels, taints) and templates.
+// Properties of docs/reference/daemonset.md §3 over random nodes (labels, taints) and templates.
 import { deepFreeze } from '@kruise-ts/core';
 import fc from 'fast-check';
 import type { Taint, Toleration } from 'kubernetes-types/core/v1';

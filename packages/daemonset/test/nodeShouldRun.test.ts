@@ -1,4 +1,4 @@
-// spec/daemonset.md §3: which nodes should run a daemon pod.
+// docs/reference/daemonset.md §3: which nodes should run a daemon pod.
 import { deepFreeze } from '@kruise-ts/core';
 import type { NodeSelectorTerm, Taint } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

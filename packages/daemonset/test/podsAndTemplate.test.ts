@@ -1,4 +1,4 @@
-// spec/daemonset.md §4 (claiming, target node, oldest first) and §6 (the created pod).
+// docs/reference/daemonset.md §4 (claiming, target node, oldest first) and §6 (the created pod).
 import { deepFreeze } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

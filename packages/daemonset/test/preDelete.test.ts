@@ -1,4 +1,4 @@
-// spec/daemonset.md §9 lifecycle preDelete hook (spec/core.md R3.2, R3.7).
+// docs/reference/daemonset.md §9 lifecycle preDelete hook (docs/reference/core.md R3.2, R3.7).
 import type { DaemonSet } from '@kruise-ts/api';
 import { deepFreeze } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1';

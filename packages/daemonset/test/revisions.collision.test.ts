@@ -1,4 +1,4 @@
-// spec/daemonset.md §12.3 name clashes of a new revision (core's resolveRevisionNameCollision
+// docs/reference/daemonset.md §12.3 name clashes of a new revision (core's resolveRevisionNameCollision
 // with data-only equality).
 import { deepFreeze } from '@kruise-ts/core';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// spec/daemonset.md §12 revisions.
+// docs/reference/daemonset.md §12 revisions.
 import type { DaemonSet } from '@kruise-ts/api';
 import { deepFreeze } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';

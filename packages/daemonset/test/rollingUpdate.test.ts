@@ -1,4 +1,4 @@
-// spec/daemonset.md §7.3 (U1–U6) and §7.4 (S1–S7): the per-node rules of the two walks,
+// docs/reference/daemonset.md §7.3 (U1–U6) and §7.4 (S1–S7): the per-node rules of the two walks,
 // and §7.2/§7.3 through whole reconciles (partition, selector, budget).
 import type { DaemonSet } from '@kruise-ts/api';
 import { deepFreeze } from '@kruise-ts/core';

@@ -1,6 +1,6 @@
 // fast-check properties over random node sets (labels, taints, readiness) and DaemonSets,
 // driven through reconcileDaemonSet + core's applyActions + a seeded mini kubelet.
-// Each invariant is stated with the spec's own exceptions (spec/daemonset.md §7.3 U4/§7.4
+// Each invariant is stated with the spec's own exceptions (docs/reference/daemonset.md §7.3 U4/§7.4
 // S3: old pods that are already unavailable are replaced regardless of the budget).
 import type { DaemonSet, IntOrString } from '@kruise-ts/api';
 import { isPodAvailable, scaledValueFromIntOrPercent } from '@kruise-ts/core';

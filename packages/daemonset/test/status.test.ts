@@ -1,4 +1,4 @@
-// spec/daemonset.md §10 status and §11 requeue.
+// docs/reference/daemonset.md §10 status and §11 requeue.
 import type { DaemonSet } from '@kruise-ts/api';
 import { deepFreeze } from '@kruise-ts/core';
 import type { Node, Pod } from 'kubernetes-types/core/v1';

@@ -1,4 +1,4 @@
-// spec/daemonset.md §1.1/§1.3 validation, and "a reconcile of an invalid object returns the
+// docs/reference/daemonset.md §1.1/§1.3 validation, and "a reconcile of an invalid object returns the
 // errors with nothing destructive proposed".
 import type { DaemonSet, IntOrString } from '@kruise-ts/api';
 import { deepFreeze, formatFieldError } from '@kruise-ts/core';

@@ -1,4 +1,4 @@
-// spec/daemonset.md §7.5 worked examples: 5 nodes, counts = creates/deletes of one sync in
+// docs/reference/daemonset.md §7.5 worked examples: 5 nodes, counts = creates/deletes of one sync in
 // which the manage and rolling phases both act.
 import type { DaemonSet } from '@kruise-ts/api';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Image references for the image pre-pull kinds (spec/daemon.md §2). The parser, the (name, tag)
+// Image references for the image pre-pull kinds (docs/reference/daemon.md §2). The parser, the (name, tag)
 // NodeImage key, the registry and the webhooks' parse-error text live in @kruise-ts/api (shared
 // with the node daemon, which must key NodeImages identically, §2.3) and are re-exported here;
 // this file owns only the string form of §2.1 `normalize`.

@@ -1,6 +1,6 @@
 // @kruise-ts/nodeops: the pure controllers of the node-side kinds — ImagePullJob,
 // ImageListPullJob, NodeImage, scheduled pre-warm (AdvancedCronJob) and ContainerRecreateRequest
-// (spec/daemon.md controller parts, spec/advancedcronjob.md). This file only re-exports.
+// (docs/reference/daemon.md controller parts, docs/reference/advancedcronjob.md). This file only re-exports.
 
 export * from './advancedcronjob/children';
 export * from './advancedcronjob/reconcile';

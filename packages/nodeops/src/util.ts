@@ -1,6 +1,6 @@
 // Small helpers shared by the node-ops controllers: time arithmetic on `now` inputs,
 // Go-compatible number parsing and formatting, owner references, object keys and the
-// seeded jitter the specs ask for (spec/daemon.md §11 items 1–2).
+// seeded jitter the specs ask for (docs/reference/daemon.md §11 items 1–2).
 import type { KubeObject } from '@kruise-ts/api';
 import { canonicalJSON, createRng, parseTime, type Rng } from '@kruise-ts/core';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
@@ -47,7 +47,7 @@ export function atoi(s: string): number | undefined {
 }
 
 /**
- * IntOrString's integer conversion (`IntValue()`), used for `parallelism` (spec/daemon.md §3.5):
+ * IntOrString's integer conversion (`IntValue()`), used for `parallelism` (docs/reference/daemon.md §3.5):
  * an int is itself, a string is parsed as a decimal integer and anything unparsable is 0.
  * Example: `intOrStringValue(3)` → 3, `intOrStringValue('4')` → 4, `intOrStringValue('50%')` → 0.
  */

@@ -7,7 +7,7 @@ import * as nodeops from '../src/index';
 
 const DIGEST = `sha256:${'a'.repeat(64)}`;
 
-describe('spec/daemon.md §2 image references (nodeops)', () => {
+describe('docs/reference/daemon.md §2 image references (nodeops)', () => {
   it('2.1 normalize: default registry docker.io and namespace library, latest when no tag', () => {
     expect(normalizeImage('nginx')).toBe('docker.io/library/nginx:latest');
     expect(normalizeImage('foo/bar:1')).toBe('docker.io/foo/bar:1');

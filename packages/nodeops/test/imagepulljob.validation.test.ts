@@ -7,7 +7,7 @@ import { ilpj, ipj } from './fixtures';
 
 const errs = (spec: Parameters<typeof ipj>[0]) => validateImagePullJob(deepFreeze(ipj(spec)));
 
-describe('spec/daemon.md §3.3 defaults (api setDefaultsImagePullJob, used by the reconcile)', () => {
+describe('docs/reference/daemon.md §3.3 defaults (api setDefaultsImagePullJob, used by the reconcile)', () => {
   it('3.3 completionPolicy Always, pullPolicy {600, 3}, imagePullPolicy IfNotPresent, finalizer on create only', () => {
     const raw = deepFreeze({
       apiVersion: 'apps.kruise.io/v1alpha1',
@@ -27,7 +27,7 @@ describe('spec/daemon.md §3.3 defaults (api setDefaultsImagePullJob, used by th
   });
 });
 
-describe('spec/daemon.md §3.4 ImagePullJob validation', () => {
+describe('docs/reference/daemon.md §3.4 ImagePullJob validation', () => {
   it('3.4 selector with both names and a label selector is rejected (even an empty matchLabels)', () => {
     expect(errs({ selector: { names: ['n1'], matchLabels: {} } })[0].detail).toBe(
       'can not set both names and labelSelector in this spec.selector',
@@ -97,7 +97,7 @@ describe('spec/daemon.md §3.4 ImagePullJob validation', () => {
   });
 });
 
-describe('spec/daemon.md §3.5 parallelism', () => {
+describe('docs/reference/daemon.md §3.5 parallelism', () => {
   it.each([
     [undefined, 1],
     [3, 3],
@@ -110,7 +110,7 @@ describe('spec/daemon.md §3.5 parallelism', () => {
   });
 });
 
-describe('spec/daemon.md §6.1 ImageListPullJob defaults and validation', () => {
+describe('docs/reference/daemon.md §6.1 ImageListPullJob defaults and validation', () => {
   const list = (images: string[], spec: Partial<ImageListPullJob['spec']> = {}) =>
     validateImageListPullJob(deepFreeze(ilpj(images, spec)));
   it('6.1 defaults as 3.3 except imagePullPolicy and the finalizer', () => {

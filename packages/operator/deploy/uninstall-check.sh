@@ -1,5 +1,5 @@
 #!/bin/sh
-# Pre-uninstall safety check (spec/operator.md O3.13): refuse while CloneSets, Advanced
+# Pre-uninstall safety check (docs/reference/operator.md O3.13): refuse while CloneSets, Advanced
 # StatefulSets or Advanced DaemonSets still exist anywhere. Any API error also refuses.
 set -eu
 check() {

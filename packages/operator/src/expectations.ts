@@ -1,4 +1,4 @@
-// The operator's expectations (spec/operator.md §4.4, spec/core.md §8): process-local memory of
+// The operator's expectations (docs/reference/operator.md §4.4, docs/reference/core.md §8): process-local memory of
 // this controller's own writes, so a reconcile never runs on a cache that lags them. A thin
 // mutable holder around core's pure helpers (scale expectations by object name, resourceVersion
 // expectations by uid): E4.8 record before write / roll back on failure, E4.9 observe from the

@@ -1,4 +1,4 @@
-// Leader election with a coordination.k8s.io/v1 Lease (spec/operator.md §3.1): every retry
+// Leader election with a coordination.k8s.io/v1 Lease (docs/reference/operator.md §3.1): every retry
 // period each replica reads the Lease; it takes it when the Lease is free, expired (not renewed
 // for leaseDuration by this replica's own clock, like client-go's observed time), or already its
 // own, writing with the read resourceVersion so two replicas never both win (409 → lose the

@@ -1,4 +1,4 @@
-// Prometheus metrics (prom-client) of spec/operator.md §3.9 plus the shell's own: leadership,
+// Prometheus metrics (prom-client) of docs/reference/operator.md §3.9 plus the shell's own: leadership,
 // deletion-protection denials, reconciles, work queue, API requests (API writes per pod in the
 // benchmark). One registry per operator instance, so two replicas can run in one process.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';

@@ -1,4 +1,4 @@
-// The operator's settings: the flags of spec/operator.md §3.3 (subset) and the env of §0/§2.7,
+// The operator's settings: the flags of docs/reference/operator.md §3.3 (subset) and the env of §0/§2.7,
 // parsed from a `kruise-ts operator ...` command line. Every port is configurable (two replicas
 // run on one machine in the tests); port 0 picks a free one.
 import { type FeatureGates, parseFeatureGatesFlag } from '@kruise-ts/core';
@@ -74,7 +74,7 @@ export interface OperatorOptions {
   daemonConfigNamespace: string;
 }
 
-/** Defaults (spec/operator.md §3.3, §0). */
+/** Defaults (docs/reference/operator.md §3.3, §0). */
 export function defaultOperatorOptions(env: NodeJS.ProcessEnv = process.env): OperatorOptions {
   const ns = env.POD_NAMESPACE || 'kruise-system';
   const port = env.WEBHOOK_PORT ? Number(env.WEBHOOK_PORT) : 9876;

@@ -1,4 +1,4 @@
-// The controller work queue (spec/operator.md O3.3–O3.4): keyed, deduplicating, with per-key
+// The controller work queue (docs/reference/operator.md O3.3–O3.4): keyed, deduplicating, with per-key
 // mutual exclusion (a key is never processed by two workers at once; an add while in flight
 // causes exactly one more run afterwards), delayed adds (RequeueAfter), and rate-limited
 // re-adds: max(per-key exponential back-off base·2^failures capped at max, an overall token

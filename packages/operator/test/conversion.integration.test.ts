@@ -3,7 +3,7 @@
 // its caBundle (W2.14); a v1alpha1 Advanced StatefulSet created with @kubernetes/client-node is
 // converted by the operator's webhook, stored at v1beta1, read back at both versions, and
 // reconciled by the operator (pods created and ready); the operator's metrics count the
-// conversion reviews the API server sent (spec/operator.md W2.2, spec/statefulset.md §2.3).
+// conversion reviews the API server sent (docs/reference/operator.md W2.2, docs/reference/statefulset.md §2.3).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CustomObjectsApi, KubeConfig, loadYaml } from '@kubernetes/client-node';

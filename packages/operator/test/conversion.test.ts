@@ -1,4 +1,4 @@
-// The conversion webhook (spec/operator.md W2.2): `/convert` answers ConversionReview v1 and v1beta1
+// The conversion webhook (docs/reference/operator.md W2.2): `/convert` answers ConversionReview v1 and v1beta1
 // with convertStatefulSet; W2.14's CRD patching (which CRDs, the desired clientConfig, UPDATE only
 // when it differs); the HTTPS server serves /convert on every replica; deploy/crds is api's CRDs
 // plus the conversion stanza on statefulsets only.
@@ -69,7 +69,7 @@ describe('W2.2 /convert handler', () => {
     },
   );
 
-  it('v1beta1 → v1alpha1 drops the v1beta1-only fields (spec/statefulset.md §2.3)', () => {
+  it('v1beta1 → v1alpha1 drops the v1beta1-only fields (docs/reference/statefulset.md §2.3)', () => {
     const out = convertReview(
       reviewOf('v1', ALPHA, [sts(BETA, { reserveOrdinals: [2], ordinals: { start: 1 } })]),
     );

@@ -1,7 +1,7 @@
 // deploy/webhooks.yaml must be exactly what scripts/gen-webhooks.ts writes from
 // src/webhook/configurations.ts (the tables the operator serves and patches at run time), so the
 // manifest and the operator cannot drift. Regenerate with
-// `npx tsx --conditions=source packages/operator/scripts/gen-webhooks.ts`.
+// `npx tsx --conditions=@kruise-ts/source packages/operator/scripts/gen-webhooks.ts`.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderWebhooksYaml, toYaml, WEBHOOKS_YAML } from '../scripts/gen-webhooks';

@@ -1,5 +1,5 @@
-// Unit tests of the node-side controllers' wiring in the operator (spec/operator.md §3.5;
-// spec/daemon.md §4.7, §5.2, §9.1; spec/advancedcronjob.md AC6.1): the gates, which informers,
+// Unit tests of the node-side controllers' wiring in the operator (docs/reference/operator.md §3.5;
+// docs/reference/daemon.md §4.7, §5.2, §9.1; docs/reference/advancedcronjob.md AC6.1): the gates, which informers,
 // which keys an event enqueues, the read set, the reconcile input built from the cache, and the
 // discovery step of §3.5 ("CRD").
 import {

@@ -1,5 +1,5 @@
-// Unit tests of the node-side kinds' admission handlers (spec/advancedcronjob.md AC1.2, AC1.3,
-// AC2.1; spec/daemon.md §3.4, §5.1, §6.1, §8.2–8.3), the webhook tables (spec/operator.md
+// Unit tests of the node-side kinds' admission handlers (docs/reference/advancedcronjob.md AC1.2, AC1.3,
+// AC2.1; docs/reference/daemon.md §3.4, §5.1, §6.1, §8.2–8.3), the webhook tables (docs/reference/operator.md
 // §2.3/§2.4: which paths are served, which are dropped and why) and the node-side flags (§3.3).
 import { type KubeObject, LABEL_CRR_ACTIVE, LABEL_CRR_NODE_NAME, LABEL_CRR_POD_UID } from '@kruise-ts/api';
 import { resolveFeatureGates } from '@kruise-ts/core';

@@ -1,4 +1,4 @@
-// deploy/rbac.yaml against the controllers the operator runs (spec/operator.md §5.4): every
+// deploy/rbac.yaml against the controllers the operator runs (docs/reference/operator.md §5.4): every
 // informer a controller opens needs list + watch on its resource, and every controller writes its
 // primary kind's status through the status subresource. The manifest lists rules in flow style
 // (`apiGroups: [...]`, `resources: [...]`, `verbs: [...]`), read here without a YAML library.

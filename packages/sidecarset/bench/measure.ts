@@ -1,6 +1,6 @@
 // Prints the benchmark numbers of the issue: injectSidecars pods/s (10k pods, 5 matching
 // SidecarSets) and reconcileSidecarSet at 10k pods against the single-pass baseline.
-// Run: npx tsx --conditions=source packages/sidecarset/bench/measure.ts
+// Run: npx tsx --conditions=@kruise-ts/source packages/sidecarset/bench/measure.ts
 import { injectSidecars, reconcileSidecarSet } from '../src/index';
 import { appPods, fiveSidecarSets, reconcileInput, singlePassBaseline } from './fixture';
 

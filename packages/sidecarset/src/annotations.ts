@@ -1,5 +1,5 @@
 // The pod annotations SidecarSets read and write, with their exact JSON shapes
-// (spec/sidecarset.md SS-4.7, SS-5.7.3, SS-5.7.4, SS-4.5.3, SS-5.8.1): the hash maps
+// (docs/reference/sidecarset.md SS-4.7, SS-5.7.3, SS-5.7.4, SS-4.5.3, SS-5.8.1): the hash maps
 // (current and legacy format), the injected list, the working hot-upgrade container map
 // and the SidecarSet in-place update state.
 import {

@@ -1,4 +1,4 @@
-// Building the containers one SidecarSet injects into a pod (spec/sidecarset.md SS-4.4,
+// Building the containers one SidecarSet injects into a pod (docs/reference/sidecarset.md SS-4.4,
 // SS-4.5): the env (IS_INJECTED, transferEnv, subPathExpr envs), shared volume mounts,
 // the volume pool, native sidecars, and the hot-upgrade pair expansion.
 import {

@@ -1,4 +1,4 @@
-// Cross-SidecarSet checks of the validating webhook (spec/sidecarset.md §6 V9 whitelist,
+// Cross-SidecarSet checks of the validating webhook (docs/reference/sidecarset.md §6 V9 whitelist,
 // V11 conflicts, SS-6.1 namespace overlap, SS-6.2 selector overlap heuristic).
 import type { SidecarSet } from '@kruise-ts/api';
 import {

@@ -1,4 +1,4 @@
-// Pod events → SidecarSet reconcile requests (spec/sidecarset.md SS-5.9, informative): which
+// Pod events → SidecarSet reconcile requests (docs/reference/sidecarset.md SS-5.9, informative): which
 // SidecarSets a pod belongs to, and which of them a pod create/update/delete should enqueue.
 // Shells (the simulator's watches, the operator's event handler) use these.
 import type { SidecarSet } from '@kruise-ts/api';

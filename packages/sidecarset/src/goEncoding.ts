@@ -1,4 +1,4 @@
-// Go `encoding/json` output of a SidecarContainer (spec/sidecarset.md SS-2.4): struct keys
+// Go `encoding/json` output of a SidecarContainer (docs/reference/sidecarset.md SS-2.4): struct keys
 // in Go field declaration order (k8s.io/api v0.30 core types, then the SidecarSet fields),
 // `omitempty` semantics per field, maps with sorted keys, quantities in canonical form.
 // This is the byte layout the SidecarSet hashes are computed over (SS-2.3).

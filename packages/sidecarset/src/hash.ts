@@ -1,4 +1,4 @@
-// The two SidecarSet hashes (spec/sidecarset.md §2, SS-2.1 … SS-2.6) and the defaulting
+// The two SidecarSet hashes (docs/reference/sidecarset.md §2, SS-2.1 … SS-2.6) and the defaulting
 // step of the SidecarSet mutating webhook that writes them (SS-1.2.8).
 import {
   ANNOTATION_SIDECARSET_HASH,

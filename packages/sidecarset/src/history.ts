@@ -1,4 +1,4 @@
-// SidecarSet ControllerRevisions (spec/sidecarset.md SS-5.3 and SS-4.2.2): the revision
+// SidecarSet ControllerRevisions (docs/reference/sidecarset.md SS-5.3 and SS-4.2.2): the revision
 // payload and name, registering the latest revision (create, reuse, renumber on rollback),
 // history truncation, and the "history SidecarSet" the webhook injects from a revision.
 import {

@@ -1,4 +1,4 @@
-// The pod-mutating admission step (spec/sidecarset.md §3 and §4): which SidecarSets match a
+// The pod-mutating admission step (docs/reference/sidecarset.md §3 and §4): which SidecarSets match a
 // pod, which revision of each is injected, patchPodMetadata, the containers, volumes and
 // secrets merged into the pod, and the annotations the webhook writes.
 import {
@@ -118,7 +118,7 @@ function unchanged(pod: Pod, errors: FieldError[] = []): InjectSidecarsResult {
 }
 
 /**
- * The pod-mutating webhook on pod CREATE (spec/sidecarset.md §3, §4), as a pure function.
+ * The pod-mutating webhook on pod CREATE (docs/reference/sidecarset.md §3, §4), as a pure function.
  *
  * 1. Inactive pods, and UPDATE requests (SS-4.1.2), are returned unchanged.
  * 2. Candidates (SS-3.4): SidecarSets indexed under the pod's namespace, then cluster-scoped

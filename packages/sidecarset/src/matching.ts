@@ -1,4 +1,4 @@
-// Which pods a SidecarSet matches (spec/sidecarset.md §3 and SS-5.2): active pods, the
+// Which pods a SidecarSet matches (docs/reference/sidecarset.md §3 and SS-5.2): active pods, the
 // pod's namespace, the namespace index and candidate order of the webhook, the webhook's
 // match rule, the controller's matched pods and pod/SidecarSet consistency.
 import { LABEL_NAMESPACE_NAME, type SidecarSet } from '@kruise-ts/api';

@@ -1,5 +1,5 @@
 // RFC 7386 JSON merge patch with Go's byte layout, as the `MergePatchJson` policy of
-// `patchPodMetadata` produces it (spec/sidecarset.md SS-4.3.1): merged objects are re-encoded
+// `patchPodMetadata` produces it (docs/reference/sidecarset.md SS-4.3.1): merged objects are re-encoded
 // with sorted keys, untouched nested values keep their compacted original text, `null` in
 // the patch deletes, `<`, `>`, `&` are escaped, and the error cases of the Go library.
 

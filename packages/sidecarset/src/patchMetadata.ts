@@ -1,4 +1,4 @@
-// `patchPodMetadata` (spec/sidecarset.md SS-4.3): applying a SidecarSet's annotation
+// `patchPodMetadata` (docs/reference/sidecarset.md SS-4.3): applying a SidecarSet's annotation
 // patches to a pod with the Retain / Overwrite / MergePatchJson policies.
 import type { SidecarSetPatchPodMetadata } from '@kruise-ts/api';
 import { goMergePatch } from './mergePatchJson';

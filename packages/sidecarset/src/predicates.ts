@@ -1,4 +1,4 @@
-// Pod predicates of the SidecarSet controller (spec/sidecarset.md SS-5.5): updated,
+// Pod predicates of the SidecarSet controller (docs/reference/sidecarset.md SS-5.5): updated,
 // upgradable (and busy), state-consistent, update completed, sidecar-ready.
 import {
   ANNOTATION_SIDECARSET_HASH,

@@ -1,4 +1,4 @@
-// reconcileSidecarSet: one round of the SidecarSet update controller (spec/sidecarset.md
+// reconcileSidecarSet: one round of the SidecarSet update controller (docs/reference/sidecarset.md
 // §5.1) as a pure function — matched pods, revisions, status, the hot-upgrade flip, and the
 // in-place upgrade of the chosen pods.
 import {
@@ -59,7 +59,7 @@ function emptyStatus(): SidecarSetStatus {
 type PodWork = { copy: Pod; flipped: boolean; upgraded: boolean };
 
 /**
- * One reconcile of one SidecarSet (spec/sidecarset.md §5.1):
+ * One reconcile of one SidecarSet (docs/reference/sidecarset.md §5.1):
  *
  * 1. validation of the (defaulted) object's own spec; an invalid SidecarSet gets a Warning
  *    event, its errors and nothing else;

@@ -1,4 +1,4 @@
-// SHA-256 of a string as lowercase hex, for the SidecarSet hashes (spec/sidecarset.md SS-1.2.8).
+// SHA-256 of a string as lowercase hex, for the SidecarSet hashes (docs/reference/sidecarset.md SS-1.2.8).
 // Node's built-in crypto does the hashing: deterministic and free of I/O, so it keeps the
 // package pure.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Choosing the pods to upgrade in one round (spec/sidecarset.md SS-5.6): candidates, the
+// Choosing the pods to upgrade in one round (docs/reference/sidecarset.md SS-5.6): candidates, the
 // default / priority / scatter order, the partition and the maxUnavailable walk.
 import type { IntOrString, SidecarSet, UpdateScatterStrategy } from '@kruise-ts/api';
 import {

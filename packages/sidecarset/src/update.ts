@@ -1,4 +1,4 @@
-// In-place changes the controller makes to one pod (spec/sidecarset.md SS-5.7, SS-5.8):
+// In-place changes the controller makes to one pod (docs/reference/sidecarset.md SS-5.7, SS-5.8):
 // sidecar images (cold and hot), the hash entry, the in-place update state, patchPodMetadata,
 // the `SidecarSetUpgradable` condition, and the hot-upgrade flip.
 import {

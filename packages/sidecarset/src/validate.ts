@@ -1,4 +1,4 @@
-// validateSidecarSet: what the SidecarSet validating webhook rejects (spec/sidecarset.md §6,
+// validateSidecarSet: what the SidecarSet validating webhook rejects (docs/reference/sidecarset.md §6,
 // V1–V11), with the webhook's field paths.
 import {
   DEFAULT_KRUISE_NAMESPACE,
@@ -300,7 +300,7 @@ export function validateSidecarSetSpec(
 
 /**
  * `validateSidecarSet(obj, old?, ctx?)`: everything the SidecarSet validating webhook rejects
- * (spec/sidecarset.md §6) on CREATE (`old` absent) and UPDATE, run on the defaulted object:
+ * (docs/reference/sidecarset.md §6) on CREATE (`old` absent) and UPDATE, run on the defaulted object:
  * V1 metadata, V2–V10 ({@link validateSidecarSetSpec}), and — only when those pass — V11
  * conflicts with `ctx.sidecarSets` (namespaces from `ctx.namespaces`).
  *

@@ -1,4 +1,4 @@
-// Properties of the SidecarSet controller (spec/sidecarset.md §5), each with the spec's own
+// Properties of the SidecarSet controller (docs/reference/sidecarset.md §5), each with the spec's own
 // exceptions: maxUnavailable (not-ready candidates are free, SS-5.6.4), partition (SS-5.6.3),
 // only sidecar images change (SS-5.7.1), and convergence.
 import type { SidecarSet } from '@kruise-ts/api';

@@ -10,7 +10,7 @@ import { expect } from 'vitest';
 export function loadCases(file: string): any {
   return JSON.parse(
     readFileSync(
-      fileURLToPath(new URL(`../../../../shared/upstream-cases/sidecarset/${file}`, import.meta.url)),
+      fileURLToPath(new URL(`../../../testdata/upstream/sidecarset/${file}`, import.meta.url)),
       'utf8',
     ),
   );

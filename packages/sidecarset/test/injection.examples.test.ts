@@ -1,4 +1,4 @@
-// spec/sidecarset.md §3 and §4.8: the worked examples of §4.8 and the matching rules.
+// docs/reference/sidecarset.md §3 and §4.8: the worked examples of §4.8 and the matching rules.
 import type { SidecarSet } from '@kruise-ts/api';
 import type { Namespace, Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

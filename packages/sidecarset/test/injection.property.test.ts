@@ -1,4 +1,4 @@
-// Properties of injectSidecars (spec/sidecarset.md §4), each with the spec's own exceptions.
+// Properties of injectSidecars (docs/reference/sidecarset.md §4), each with the spec's own exceptions.
 import type { SidecarSet } from '@kruise-ts/api';
 import { deepFreeze } from '@kruise-ts/core';
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// spec/sidecarset.md §4: one test per injection rule, and the injection revision (SS-4.2).
+// docs/reference/sidecarset.md §4: one test per injection rule, and the injection revision (SS-4.2).
 import type { SidecarSet } from '@kruise-ts/api';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Shared fixtures of the injection tests: the pod and SidecarSets of spec/sidecarset.md §4.8.
+// Shared fixtures of the injection tests: the pod and SidecarSets of docs/reference/sidecarset.md §4.8.
 import type { SidecarSet } from '@kruise-ts/api';
 import { deepFreeze } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1';

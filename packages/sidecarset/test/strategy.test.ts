@@ -1,4 +1,4 @@
-// spec/sidecarset.md SS-5.6: the selection of one round — partition and maxUnavailable
+// docs/reference/sidecarset.md SS-5.6: the selection of one round — partition and maxUnavailable
 // examples, priority, the update selector.
 import { deepFreeze } from '@kruise-ts/core';
 import { describe, expect, it } from 'vitest';

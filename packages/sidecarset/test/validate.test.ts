@@ -1,4 +1,4 @@
-// spec/sidecarset.md §1.2, §2 and §6: defaulting + hashes, and one test per validation rule.
+// docs/reference/sidecarset.md §1.2, §2 and §6: defaulting + hashes, and one test per validation rule.
 import type { SidecarSet } from '@kruise-ts/api';
 import { canonicalQuantity, deepFreeze, formatFieldError } from '@kruise-ts/core';
 import type { ConfigMap, Namespace } from 'kubernetes-types/core/v1';

@@ -1,7 +1,7 @@
 // Benchmark of the simulator's API server (issue 9): `kubectl get pods`
 // against 10k simulated pods (target < 1.5 s), and a watch fan-out of 1,000
 // events/s to 10 watchers without loss. A script, not a timed test:
-//   npx tsx --conditions=source packages/sim/bench/apiserver.ts
+//   npx tsx --conditions=@kruise-ts/source packages/sim/bench/apiserver.ts
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 // Benchmark (a script, not a timed test): a CloneSet of N pods on M nodes from
 // creation through a full in-place rollout (maxUnavailable 20%). Prints the
 // simulated time, the wall time, their ratio and the memory used.
-//   npx tsx --conditions=source packages/sim/bench/rollout.ts [pods...]
+//   npx tsx --conditions=@kruise-ts/source packages/sim/bench/rollout.ts [pods...]
 import { ControllerRegistry, defaultRegistry } from '../src/controllers';
 import { runScenario } from '../src/scenario/run';
 import { formatDuration } from '../src/time';

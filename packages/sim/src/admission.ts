@@ -4,7 +4,7 @@
 // reported as the API server's 422:
 // `The CloneSet "sample" is invalid: spec.replicas: Invalid value: -1: ...`.
 // DELETE has its own validators (`registerDelete` / `admitDelete`): kruise's
-// deletion protection (spec/operator.md §1), installed with the controllers by
+// deletion protection (docs/reference/operator.md §1), installed with the controllers by
 // `installDeletionProtection`, answers like kube-apiserver relays a webhook
 // denial (403 `admission webhook "vcloneset.kb.io" denied the request: ...`).
 import type { KubeObject } from '@kruise-ts/api';
@@ -174,7 +174,7 @@ export function invalidMessage(obj: KubeObject, errors: FieldError[]): string {
 }
 
 /**
- * The kinds kruise protects from deletion (spec/operator.md table 1.3) by `group/Kind`: the
+ * The kinds kruise protects from deletion (docs/reference/operator.md table 1.3) by `group/Kind`: the
  * check that applies and the webhook entry whose name the API server puts in the denial.
  */
 export const DELETION_PROTECTED_KINDS: ReadonlyMap<string, { kind: ProtectedKind; webhook: string }> =
@@ -195,7 +195,7 @@ export const DELETION_PROTECTED_KINDS: ReadonlyMap<string, { kind: ProtectedKind
   ]);
 
 /**
- * Kruise's deletion protection as a DELETE validator (spec/operator.md §1): core's
+ * Kruise's deletion protection as a DELETE validator (docs/reference/operator.md §1): core's
  * `checkDeletionProtection` with the gates `ResourcesDeletionProtection` and
  * `DeletionProtectionForCRDCascadingGate` (forced off when the first is off, §3.6) and the store's
  * pods, PVCs and CRs as listers; a denial is the API server's 403 relay of the webhook's answer

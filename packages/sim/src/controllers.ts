@@ -105,7 +105,7 @@ export class ControllerRegistry {
 
   /**
    * Registers every controller's admission hooks into a chain, and kruise's deletion protection
-   * (spec/operator.md §1; it acts only with the gate `ResourcesDeletionProtection`) when any
+   * (docs/reference/operator.md §1; it acts only with the gate `ResourcesDeletionProtection`) when any
    * controller is registered: an empty registry (`serve --controllers none`) installs nothing.
    */
   installAdmission(chain: AdmissionChain): AdmissionChain {

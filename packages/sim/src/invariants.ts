@@ -1,6 +1,6 @@
 // Invariants checked at every step of a run, for CloneSets:
 // - maxUnavailable: whenever the controller takes a pod down, the pods it has
-//   taken down do not exceed its budget (spec/cloneset.md §6 D9: maxUnavailable +
+//   taken down do not exceed its budget (docs/reference/cloneset.md §6 D9: maxUnavailable +
 //   surge pods). A pod counts as taken down when a controller action made it
 //   unavailable (it was available just before), until it is available again; a
 //   pod the controller deleted while available (or taken down) counts until a
@@ -85,7 +85,7 @@ interface CloneSetLike extends KubeObject {
 }
 
 /**
- * CloneSet's `available(pod, minReadySeconds)` (spec/cloneset.md §4.1–4.2). Computed each time:
+ * CloneSet's `available(pod, minReadySeconds)` (docs/reference/cloneset.md §4.1–4.2). Computed each time:
  * a memo keyed by pod object (a WeakMap) cost more than this, in ephemeron upkeep for the GC,
  * since every write makes a new pod object.
  */

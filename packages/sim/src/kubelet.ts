@@ -75,7 +75,7 @@ export class Kubelet {
   }
 
   /**
-   * Stops a running container the way a ContainerRecreateRequest does (spec/daemon.md §9.4): it
+   * Stops a running container the way a ContainerRecreateRequest does (docs/reference/daemon.md §9.4): it
    * exits within min(grace, termination time) and the kubelet restarts it like any exited
    * container (restartCount + 1, a new containerID once it runs, §9.5). False when not running.
    */

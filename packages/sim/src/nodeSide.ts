@@ -1,5 +1,5 @@
 // The kruise-daemon side of every node, played by the simulator next to the kubelet model:
-// - NodeImage pulls (spec/daemon.md §7.3–7.5): each spec tag without a status of the same
+// - NodeImage pulls (docs/reference/daemon.md §7.3–7.5): each spec tag without a status of the same
 //   version is reported `Pulling` (startTime now), pulled through the kubelet's per-node image
 //   cache (sharing a running pull; the scenario's image pull time), then `Succeeded` with
 //   completionTime and imageID; the image stays cached, so later pods start without a pull.

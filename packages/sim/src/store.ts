@@ -66,7 +66,7 @@ export class Store extends StoreSubresources {
       return conflict(target.kind, target.name, 'uid');
     if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion)
       return conflict(target.kind, target.name);
-    // DELETE admission (deletion protection, spec/operator.md §1) on the stored object.
+    // DELETE admission (deletion protection, docs/reference/operator.md §1) on the stored object.
     const denial = this.opts.admission?.admitDelete(old, {
       now: this.opts.now(),
       featureGates: this.opts.featureGates ?? {},

@@ -1,4 +1,4 @@
-// Kruise's deletion protection in the simulator itself (spec/operator.md §1): the DELETE admission
+// Kruise's deletion protection in the simulator itself (docs/reference/operator.md §1): the DELETE admission
 // of the AdmissionChain (`admitDelete`, `installDeletionProtection`) on every protected kind, then
 // the API server with the simulator playing kruise (`controllers: 'all'`), through kubectl and
 // @kubernetes/client-node: 403 and `admission webhook "<entry>" denied the request: <M1..M9>`.

@@ -2,7 +2,7 @@
 // API server (apiserver/jobs.test.ts, apiserver/conversion.test.ts).
 
 /**
- * An AdvancedCronJob whose template is a `jobTemplate` (spec/advancedcronjob.md AC4): each run is
+ * An AdvancedCronJob whose template is a `jobTemplate` (docs/reference/advancedcronjob.md AC4): each run is
  * a batch/v1 Job of one `restartPolicy: Never` pod with one container `c` running `image`.
  * Defaults: apps.kruise.io/v1beta1, schedule every minute, busybox:1, no namespace (the API path's).
  */

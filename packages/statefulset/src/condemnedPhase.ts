@@ -1,4 +1,4 @@
-// The condemned phase (spec/statefulset.md §7.1–§7.2, R7.1–R7.3, §5 step 7): claim
+// The condemned phase (docs/reference/statefulset.md §7.1–§7.2, R7.1–R7.3, §5 step 7): claim
 // ownerReferences of condemned pods, then scale-down — one pod at a time, highest ordinal
 // first, in OrderedReady mode; all at once in Parallel mode.
 import type { Pod } from 'kubernetes-types/core/v1';

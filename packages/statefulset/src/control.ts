@@ -1,4 +1,4 @@
-// The body of one Advanced StatefulSet round (spec/statefulset.md §5, `updateStatefulSet`):
+// The body of one Advanced StatefulSet round (docs/reference/statefulset.md §5, `updateStatefulSet`):
 // given the set, its member pods and the chosen current/update revisions, build the slots and
 // the condemned list, run the replica, condemned and rolling-update phases, and compute the
 // status. Pure: returns the actions; inputs are never mutated.

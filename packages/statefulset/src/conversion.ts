@@ -1,4 +1,4 @@
-// Advanced StatefulSet version conversion (spec/statefulset.md §2.3): v1alpha1 <-> v1beta1,
+// Advanced StatefulSet version conversion (docs/reference/statefulset.md §2.3): v1alpha1 <-> v1beta1,
 // field by field. v1beta1 is the hub and storage version; v1alpha1 has a subset of its spec and
 // status, so fields v1alpha1 lacks are dropped on the way to v1alpha1 (and therefore by a
 // v1alpha1 round trip). Used by the simulator's API server (in-process conversion) and by the

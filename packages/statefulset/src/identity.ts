@@ -1,4 +1,4 @@
-// Pod identity and storage (spec/statefulset.md §3.4–§3.5, R3.9–R3.15): new pod objects
+// Pod identity and storage (docs/reference/statefulset.md §3.4–§3.5, R3.9–R3.15): new pod objects
 // stamped from a revision's template, identity/storage matching and repair, and the claims a
 // pod needs.
 import {

@@ -1,4 +1,4 @@
-// In-place update of one pod chosen by the rolling update (spec/statefulset.md §10.2,
+// In-place update of one pod chosen by the rolling update (docs/reference/statefulset.md §10.2,
 // R10.3–R10.7), through core's in-place protocol and lifecycle tables.
 import { LABEL_LIFECYCLE_STATE, LifecycleStates } from '@kruise-ts/api';
 import {

@@ -1,7 +1,7 @@
 // @kruise-ts/statefulset: the Advanced StatefulSet controller (apps.kruise.io/v1beta1, v1alpha1
 // accepted) as pure functions — reconcileStatefulSet (the whole reconcile), updateStatefulSet
 // (one round with explicit revisions), validateStatefulSet (the webhook) and the rules they
-// are built from, named as spec/statefulset.md names them, and convertStatefulSet (v1alpha1 <->
+// are built from, named as docs/reference/statefulset.md names them, and convertStatefulSet (v1alpha1 <->
 // v1beta1, §2.3).
 
 export type { UpdateStatefulSetInput, UpdateStatefulSetResult } from './control';

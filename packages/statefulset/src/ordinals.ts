@@ -1,4 +1,4 @@
-// Ordinals of an Advanced StatefulSet (spec/statefulset.md §3.1–§3.3): parsing a pod name
+// Ordinals of an Advanced StatefulSet (docs/reference/statefulset.md §3.1–§3.3): parsing a pod name
 // into (parent, ordinal) (R3.1, R3.2), the reserved-ordinal set (R3.3), the replica range
 // and its slots (R3.4–R3.7), and the pod and claim names (R3.9, R3.13).
 import type { IntOrString, StatefulSet } from '@kruise-ts/api';

@@ -1,4 +1,4 @@
-// Which objects a set works with (spec/statefulset.md R4.1, §4.2): member pods (parsed parent
+// Which objects a set works with (docs/reference/statefulset.md R4.1, §4.2): member pods (parsed parent
 // equals the set name) and revisions, claimed the controller-ref way — owned ones kept (and
 // released when they no longer match the selector), orphans matching the selector adopted —
 // and the v1alpha1 → v1beta1 conversion (§2.3).

@@ -1,4 +1,4 @@
-// Pod predicates of the Advanced StatefulSet controller (spec/statefulset.md §1): created,
+// Pod predicates of the Advanced StatefulSet controller (docs/reference/statefulset.md §1): created,
 // pending, failed, terminating, running-and-ready, available (with ASTS's `<=` boundary and
 // the remaining wait), healthy; and minReadySeconds.
 import { LifecycleStates, type StatefulSet } from '@kruise-ts/api';
@@ -59,7 +59,7 @@ export interface Availability {
 /**
  * §1 `available(p, m)`: lifecycle `""`/`Normal`, running and ready, and — when `m > 0` — the Ready
  * condition's `lastTransitionTime` is set with `now ≥ lastTransitionTime + m` (ASTS uses `<=`,
- * spec/core.md Appendix D.7). With `m > 0` and no transition time the pod is not available and
+ * docs/reference/core.md Appendix D.7). With `m > 0` and no transition time the pod is not available and
  * the wait is `m`; before the boundary the wait is the remainder, rounded up to a second.
  *
  * Example: Ready since 10:00:00, m = 10: at 10:00:07 not available, wait 3; at 10:00:10 available.

@@ -1,4 +1,4 @@
-// PersistentVolumeClaims (spec/statefulset.md §12): the retention policy's ownerReferences
+// PersistentVolumeClaims (docs/reference/statefulset.md §12): the retention policy's ownerReferences
 // (R12.2), stale claims (R12.3), and the owner-reference helpers they use.
 import {
   APPS_V1BETA1,

@@ -1,4 +1,4 @@
-// reconcileStatefulSet: one reconcile of an Advanced StatefulSet (spec/statefulset.md §4–§13)
+// reconcileStatefulSet: one reconcile of an Advanced StatefulSet (docs/reference/statefulset.md §4–§13)
 // as a pure function — version conversion and validation, pod and revision claiming,
 // revision selection, the round itself, the status write decision, history truncation and
 // the update expectations carried in controllerState.

@@ -1,4 +1,4 @@
-// The replica phase (spec/statefulset.md §6, R6.1–R6.8) and the scale budget (§7.3, R7.4,
+// The replica phase (docs/reference/statefulset.md §6, R6.1–R6.8) and the scale budget (§7.3, R7.4,
 // R7.5): visiting the slots in ascending order to replace failed pods, create missing ones,
 // create claims of pending pods, wait for terminating/unavailable ones, refresh and repair.
 import { type KubeObject, LABEL_CONTROLLER_REVISION_HASH } from '@kruise-ts/api';

@@ -1,4 +1,4 @@
-// Revision choices made over the slot array (spec/statefulset.md R6.9, §9): which revision a
+// Revision choices made over the slot array (docs/reference/statefulset.md R6.9, §9): which revision a
 // new pod gets (`isCurrentRevisionNeeded`) and which pods a rolling update visits, in which
 // order (`sortPodsToUpdate`, ordered and unordered with priority). Both read the slot array by
 // index exactly as given (it is not necessarily laid out by ordinal).

@@ -1,4 +1,4 @@
-// Revisions of an Advanced StatefulSet (spec/statefulset.md §4.2, R4.2–R4.7): the candidate
+// Revisions of an Advanced StatefulSet (docs/reference/statefulset.md §4.2, R4.2–R4.7): the candidate
 // revision of the current template, current/update revision selection with rollback
 // renumbering and collision counting, the templates of currentSet/updateSet, and history
 // truncation.

@@ -1,4 +1,4 @@
-// The rolling-update phase (spec/statefulset.md §8–§10): gating (R8.1–R8.3), the unavailable
+// The rolling-update phase (docs/reference/statefulset.md §8–§10): gating (R8.1–R8.3), the unavailable
 // set (R8.4), specified deletion (R8.5), candidate order (§9) and acting on each candidate
 // (R10.1) by in-place update or recreation.
 import { getPodRevision, isSpecifiedDelete, legacyValueFromIntOrPercent } from '@kruise-ts/core';

@@ -234,7 +234,7 @@ const REFRESHABLE_STATES = new Set<string>([
 ]);
 
 /**
- * Fast path of the in-place refresh (spec/core.md §2.5): with no grace annotation, no pending
+ * Fast path of the in-place refresh (docs/reference/core.md §2.5): with no grace annotation, no pending
  * container batch in the state annotation, and the `InPlaceUpdateReady` condition already True
  * without reason/message (or no such readiness gate), `inPlaceRefresh` returns the pod unchanged.
  */
@@ -265,7 +265,7 @@ function lifecycleTarget(state: RoundState, pod: Pod): LifecycleState | undefine
 
 /**
  * R11.3 refresh of one observed pod: the in-place housekeeping (grace period, next container
- * batch, `InPlaceUpdateReady` True, spec/core.md §2.5) and the lifecycle transitions of §11.3,
+ * batch, `InPlaceUpdateReady` True, docs/reference/core.md §2.5) and the lifecycle transitions of §11.3,
  * written to the pod. Decisions read the observed pod. Returns whether the observed pod needed
  * a lifecycle transition (R8.2) and an error, if any.
  */

@@ -1,4 +1,4 @@
-// Status of an Advanced StatefulSet (spec/statefulset.md §13): the counts (§13.1), the
+// Status of an Advanced StatefulSet (docs/reference/statefulset.md §13): the counts (§13.1), the
 // volumeClaims entries, completion of a rollout (R13.2) and write suppression (R13.3).
 import type { StatefulSet, StatefulSetStatus, VolumeClaimStatus } from '@kruise-ts/api';
 import { tryParseQuantity } from '@kruise-ts/core';

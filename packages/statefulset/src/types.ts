@@ -9,7 +9,7 @@ import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
 export type Now = string | Date;
 
 /**
- * What the controller remembers between reconciles (spec/statefulset.md R4.8): in-place
+ * What the controller remembers between reconciles (docs/reference/statefulset.md R4.8): in-place
  * updates it made and has not yet seen in the pod list, `podName → revision name`. Plain JSON;
  * the shell stores it per object and passes it back as `input.controllerState`. A shell that
  * always passes a pod list reflecting its own previous writes may omit it (R4.8 is then a no-op).

@@ -1,5 +1,5 @@
 // validateStatefulSet: what OpenKruise's StatefulSet validating webhook rejects
-// (spec/statefulset.md §2.2), with Kubernetes-style field paths. Works on the defaulted object
+// (docs/reference/statefulset.md §2.2), with Kubernetes-style field paths. Works on the defaulted object
 // (the webhook validates after the mutating webhook ran).
 import { CONDITION_INPLACE_UPDATE_READY, type IntOrString, type StatefulSet } from '@kruise-ts/api';
 import {

@@ -1,4 +1,4 @@
-// Properties of convertStatefulSet (spec/statefulset.md §2.3): v1alpha1 → v1beta1 → v1alpha1 is
+// Properties of convertStatefulSet (docs/reference/statefulset.md §2.3): v1alpha1 → v1beta1 → v1alpha1 is
 // the identity on v1alpha1 fields; converting to the object's own version is the identity; a
 // v1beta1 → v1alpha1 → v1beta1 round trip loses exactly the v1beta1-only fields; inputs are
 // never mutated.

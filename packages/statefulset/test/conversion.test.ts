@@ -1,4 +1,4 @@
-// spec/statefulset.md §2.3: convertStatefulSet, v1alpha1 <-> v1beta1 field by field; v1beta1-only
+// docs/reference/statefulset.md §2.3: convertStatefulSet, v1alpha1 <-> v1beta1 field by field; v1beta1-only
 // fields dropped by a v1alpha1 round trip; partition copied as is; pure and total.
 import type { StatefulSet } from '@kruise-ts/api';
 import { deepFreeze } from '@kruise-ts/core';

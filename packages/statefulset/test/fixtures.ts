@@ -9,7 +9,7 @@ import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 export function loadCases(file: string): any {
   return JSON.parse(
     readFileSync(
-      fileURLToPath(new URL(`../../../../shared/upstream-cases/statefulset/${file}`, import.meta.url)),
+      fileURLToPath(new URL(`../../../testdata/upstream/statefulset/${file}`, import.meta.url)),
       'utf8',
     ),
   );

@@ -1,4 +1,4 @@
-// spec/statefulset.md §6–§7: the replica phase (creation, failed pods, pending, terminating,
+// docs/reference/statefulset.md §6–§7: the replica phase (creation, failed pods, pending, terminating,
 // availability gate, repair, the revision of new pods) and the condemned phase with the scale
 // budget — one `it` per rule / worked example, on single reconciles.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// spec/statefulset.md §12 (claims and retention), §13 (status) and §2.3 (v1alpha1) — one `it`
+// docs/reference/statefulset.md §12 (claims and retention), §13 (status) and §2.3 (v1alpha1) — one `it`
 // per rule / worked example, including the §13.3 worked rollout.
 import type { StatefulSet } from '@kruise-ts/api';
 import { describe, expect, it } from 'vitest';

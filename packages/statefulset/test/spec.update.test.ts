@@ -1,4 +1,4 @@
-// spec/statefulset.md §8–§11: the rolling update (gating, budget, unavailable set, specified
+// docs/reference/statefulset.md §8–§11: the rolling update (gating, budget, unavailable set, specified
 // deletion, order, acting on candidates), in-place updates and lifecycle hooks — one `it` per
 // rule / worked example.
 import { comparePriority } from '@kruise-ts/core';

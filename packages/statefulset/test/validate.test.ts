@@ -1,4 +1,4 @@
-// spec/statefulset.md §2.2: what the validating webhook rejects, one `it` per item, and a
+// docs/reference/statefulset.md §2.2: what the validating webhook rejects, one `it` per item, and a
 // reconcile of an invalid set (errors, nothing destructive).
 import { type StatefulSet, setDefaultsStatefulSet } from '@kruise-ts/api';
 import { deepFreeze } from '@kruise-ts/core';

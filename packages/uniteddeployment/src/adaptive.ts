@@ -1,4 +1,4 @@
-// Adaptive scheduling (spec/uniteddeployment.md §5): the pending-timeout rule for one pod (§5.3)
+// Adaptive scheduling (docs/reference/uniteddeployment.md §5): the pending-timeout rule for one pod (§5.3)
 // and the per-subset unschedulable-status step run before allocation (§5.2, rules A0–A2), which
 // keeps the subset's `Schedulable` condition in `status.subsetStatuses[]`.
 

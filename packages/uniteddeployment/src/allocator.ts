@@ -1,4 +1,4 @@
-// Replica allocation (spec/uniteddeployment.md §4): which allocator runs (§4.1), the "specific"
+// Replica allocation (docs/reference/uniteddeployment.md §4): which allocator runs (§4.1), the "specific"
 // allocator for fixed counts, percentages and remainder sharing (§4.2, rules S1–S5) and the
 // min/max "elastic" allocator with its Adaptive caps (§4.3, rules E1–E6). Errors are returned.
 import type { IntOrString } from '@kruise-ts/api';

@@ -1,5 +1,5 @@
 // @kruise-ts/uniteddeployment: UnitedDeployment's replica allocation, adaptive scheduling,
-// subset rendering, reconcile and validation (spec/uniteddeployment.md). This file only re-exports.
+// subset rendering, reconcile and validation (docs/reference/uniteddeployment.md). This file only re-exports.
 
 export * from './adaptive';
 export * from './allocator';

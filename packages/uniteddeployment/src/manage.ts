@@ -1,4 +1,4 @@
-// Managing subset workloads (spec/uniteddeployment.md §7): provisioning (§7.2: create missing,
+// Managing subset workloads (docs/reference/uniteddeployment.md §7): provisioning (§7.2: create missing,
 // delete removed, delete other kinds), update detection and updates (§7.3) with the StatefulSet
 // stuck-pod workaround (§7.9). Returns actions; the reconcile decides about conditions.
 import type { KubeObject } from '@kruise-ts/api';

@@ -1,4 +1,4 @@
-// Observing subset workloads (spec/uniteddeployment.md §7.1, §8): claiming workloads by controller
+// Observing subset workloads (docs/reference/uniteddeployment.md §7.1, §8): claiming workloads by controller
 // reference (keep / release / adopt), finding each workload's pods, and summarising a workload as a
 // Subset (replicas, partition, updated and updated-ready pod counts).
 import type { KubeObject } from '@kruise-ts/api';

@@ -1,4 +1,4 @@
-// Parsing a subset quantity (spec/uniteddeployment.md §3): a subset's `replicas`, `minReplicas` or
+// Parsing a subset quantity (docs/reference/uniteddeployment.md §3): a subset's `replicas`, `minReplicas` or
 // `maxReplicas` against the UnitedDeployment total. Owns the "halves round up" percentage rule.
 import type { IntOrString } from '@kruise-ts/api';
 

@@ -1,4 +1,4 @@
-// Per-subset partitions for manual updates (spec/uniteddeployment.md §6, calcNextPartitions).
+// Per-subset partitions for manual updates (docs/reference/uniteddeployment.md §6, calcNextPartitions).
 import type { UnitedDeploymentObject } from './types';
 
 /**

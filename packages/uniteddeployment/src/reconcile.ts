@@ -1,4 +1,4 @@
-// The UnitedDeployment reconcile (spec/uniteddeployment.md §2): revisions, discovery, the adaptive
+// The UnitedDeployment reconcile (docs/reference/uniteddeployment.md §2): revisions, discovery, the adaptive
 // step, allocation, partitions, provisioning and updating subset workloads (§7), status (§10) and
 // the requeue delay (§11), as one pure function returning actions.
 import type { KubeObject, UnitedDeploymentStatus } from '@kruise-ts/api';

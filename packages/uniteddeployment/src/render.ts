@@ -1,4 +1,4 @@
-// Rendering a subset workload from the UnitedDeployment template (spec/uniteddeployment.md §7.4,
+// Rendering a subset workload from the UnitedDeployment template (docs/reference/uniteddeployment.md §7.4,
 // ApplySubsetTemplate): labels, annotations, generateName, owner reference, spec with selector,
 // replicas and partition, then node affinity (§7.5), tolerations (§7.6) and the subset patch (§7.7).
 import type { KubeObject } from '@kruise-ts/api';

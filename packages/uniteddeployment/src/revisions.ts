@@ -1,4 +1,4 @@
-// UnitedDeployment revisions (spec/uniteddeployment.md §9): revision content and name, listing and
+// UnitedDeployment revisions (docs/reference/uniteddeployment.md §9): revision content and name, listing and
 // claiming, history cleanup (with quirk Q7), the candidate with rollback and collision handling,
 // and the current/updated revisions.
 import type { KubeObject } from '@kruise-ts/api';

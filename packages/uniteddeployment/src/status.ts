@@ -1,4 +1,4 @@
-// UnitedDeployment status (spec/uniteddeployment.md §10): the counts over discovered subsets,
+// UnitedDeployment status (docs/reference/uniteddeployment.md §10): the counts over discovered subsets,
 // subsetReplicas, revisions, currentPartitions, conditions, labelSelector, and the write-skip rule.
 import { labelSelectorAsString, toRFC3339 } from '@kruise-ts/core';
 import type { SubsetStatusEntry } from './adaptive';

@@ -1,4 +1,4 @@
-// Strategic-merge patch of a PodTemplateSpec (spec/uniteddeployment.md §7.7): core's
+// Strategic-merge patch of a PodTemplateSpec (docs/reference/uniteddeployment.md §7.7): core's
 // applyStrategicMergePatch with the PodTemplateSpec list strategies Kubernetes declares beyond the
 // pod ones core knows (ephemeral containers' lists, hostAliases, volumeDevices, ...).
 import { applyStrategicMergePatch, type ListStrategy } from '@kruise-ts/core';

@@ -1,4 +1,4 @@
-// The UnitedDeployment shapes this package reads and writes (apps.kruise.io/v1alpha1, spec/uniteddeployment.md
+// The UnitedDeployment shapes this package reads and writes (apps.kruise.io/v1alpha1, docs/reference/uniteddeployment.md
 // §1). Structural, so the `UnitedDeployment` type of @kruise-ts/api is assignable to them.
 import type { IntOrString, KubeObject } from '@kruise-ts/api';
 import type { NodeSelectorTerm, Toleration } from 'kubernetes-types/core/v1';

@@ -1,4 +1,4 @@
-// Admission validation of a UnitedDeployment (spec/uniteddeployment.md §1.4, rules 1–7): what
+// Admission validation of a UnitedDeployment (docs/reference/uniteddeployment.md §1.4, rules 1–7): what
 // OpenKruise's validating webhook rejects, as Kubernetes field errors.
 import {
   duplicate,

@@ -1,4 +1,4 @@
-// The four subset workload kinds (spec/uniteddeployment.md §1.1, §7.4, §8): which template field
+// The four subset workload kinds (docs/reference/uniteddeployment.md §1.1, §7.4, §8): which template field
 // selects each, how an observed object is recognised, how the partition is written (§7.4 table)
 // and read back (§8), and the label/annotation keys the controller uses.
 import {
@@ -120,7 +120,7 @@ export function observedPartition(kind: SubsetKind, workload: KubeObject, pods: 
   return typeof p === 'number' ? p : 0;
 }
 
-/** Kubernetes' strict int-or-percent helper (spec/core.md §6.1 (a)); a malformed value gives 0 here. */
+/** Kubernetes' strict int-or-percent helper (docs/reference/core.md §6.1 (a)); a malformed value gives 0 here. */
 function scaledRoundUp(v: unknown, total: number): number {
   try {
     return scaledValueFromIntOrPercent(v as number | string, total, true);

@@ -1,4 +1,4 @@
-// Property (spec/uniteddeployment.md §4.4, §5): under Adaptive scheduling, replicas move away from a
+// Property (docs/reference/uniteddeployment.md §4.4, §5): under Adaptive scheduling, replicas move away from a
 // subset whose pods stay unschedulable, and flow back (up to its minimum) once it recovers. Runs the
 // reconcile in a tiny world: a CloneSet-like workload controller and a per-zone capacity scheduler.
 import type { KubeObject } from '@kruise-ts/api';

@@ -1,4 +1,4 @@
-// §5.2–§5.5 of spec/uniteddeployment.md: the pending-timeout rule and the unschedulable-status step,
+// §5.2–§5.5 of docs/reference/uniteddeployment.md: the pending-timeout rule and the unschedulable-status step,
 // plus the upstream vectors of unschedulable-status.json.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -194,7 +194,7 @@ const file = JSON.parse(
   readFileSync(
     fileURLToPath(
       new URL(
-        '../../../../shared/upstream-cases/uniteddeployment/unschedulable-status.json',
+        '../../../testdata/upstream/uniteddeployment/unschedulable-status.json',
         import.meta.url,
       ),
     ),

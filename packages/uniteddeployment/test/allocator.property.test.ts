@@ -1,4 +1,4 @@
-// fast-check properties of the allocation (spec/uniteddeployment.md §4) and of the reconcile's
+// fast-check properties of the allocation (docs/reference/uniteddeployment.md §4) and of the reconcile's
 // independence from input order.
 import { deepFreeze } from '@kruise-ts/core';
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// Spec examples of spec/uniteddeployment.md §3 (parsing) and §4 (allocation).
+// Spec examples of docs/reference/uniteddeployment.md §3 (parsing) and §4 (allocation).
 import { deepFreeze } from '@kruise-ts/core';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-// reconcileUnitedDeployment (spec/uniteddeployment.md §2, §5.4, §7, §8, §10, §11).
+// reconcileUnitedDeployment (docs/reference/uniteddeployment.md §2, §5.4, §7, §8, §10, §11).
 import type { KubeObject } from '@kruise-ts/api';
 import { type Action, deepFreeze } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';

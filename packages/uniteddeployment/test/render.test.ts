@@ -1,4 +1,4 @@
-// §6, §7.4–§7.9 and §8 of spec/uniteddeployment.md: partitions, rendering, affinity, tolerations,
+// §6, §7.4–§7.9 and §8 of docs/reference/uniteddeployment.md: partitions, rendering, affinity, tolerations,
 // the subset patch, the stuck-pod workaround and observed partitions.
 import type { KubeObject } from '@kruise-ts/api';
 import { deepFreeze } from '@kruise-ts/core';

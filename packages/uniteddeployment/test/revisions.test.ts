@@ -1,4 +1,4 @@
-// §9 (revisions) and §10 (status helpers) of spec/uniteddeployment.md.
+// §9 (revisions) and §10 (status helpers) of docs/reference/uniteddeployment.md.
 import { type Action, deepFreeze } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import { describe, expect, it } from 'vitest';

@@ -8,7 +8,7 @@ import { allocateSubsetReplicas } from '../src/index';
 const file = JSON.parse(
   readFileSync(
     fileURLToPath(
-      new URL('../../../../shared/upstream-cases/uniteddeployment/allocator.json', import.meta.url),
+      new URL('../../../testdata/upstream/uniteddeployment/allocator.json', import.meta.url),
     ),
     'utf8',
   ),

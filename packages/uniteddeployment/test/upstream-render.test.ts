@@ -20,7 +20,7 @@ import {
 const load = (name: string) =>
   JSON.parse(
     readFileSync(
-      fileURLToPath(new URL(`../../../../shared/upstream-cases/uniteddeployment/${name}`, import.meta.url)),
+      fileURLToPath(new URL(`../../../testdata/upstream/uniteddeployment/${name}`, import.meta.url)),
       'utf8',
     ),
   );

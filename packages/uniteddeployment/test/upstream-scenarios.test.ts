@@ -18,7 +18,7 @@ const file = JSON.parse(
   readFileSync(
     fileURLToPath(
       new URL(
-        '../../../../shared/upstream-cases/uniteddeployment/controller-scenarios.json',
+        '../../../testdata/upstream/uniteddeployment/controller-scenarios.json',
         import.meta.url,
       ),
     ),

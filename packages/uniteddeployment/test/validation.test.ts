@@ -1,4 +1,4 @@
-// validateUnitedDeployment (spec/uniteddeployment.md §1.4, rules 1–7).
+// validateUnitedDeployment (docs/reference/uniteddeployment.md §1.4, rules 1–7).
 import { deepFreeze } from '@kruise-ts/core';
 import { describe, expect, it } from 'vitest';
 import { type UnitedDeploymentObject, validateUnitedDeployment } from '../src/index';

@@ -1,4 +1,4 @@
-// The in-place update annotations (spec/core.md 2.7): encoders with Go's field order and
+// The in-place update annotations (docs/reference/core.md 2.7): encoders with Go's field order and
 // decoders that accept the legacy keys and unknown/missing fields.
 import {
   ANNOTATION_INPLACE_UPDATE_GRACE,

@@ -1,5 +1,5 @@
 // Can a pod be updated in place? Computes the UpdateSpec from two revisions
-// (spec/core.md §1: R1.1–R1.12, env from metadata 1.4, vertical scaling 1.5).
+// (docs/reference/core.md §1: R1.1–R1.12, env from metadata 1.4, vertical scaling 1.5).
 import { ANNOTATION_CLONESET_VCT_HASH, type InPlaceUpdateSpec } from '@kruise-ts/api';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Container, PodTemplateSpec, ResourceRequirements } from 'kubernetes-types/core/v1';
@@ -10,7 +10,7 @@ import { getPodQOS } from '../qos';
 import { isValidQuantity } from '../quantity';
 import { createMetadataStrategicPatch } from '../strategicMerge';
 
-/** Options of {@link calculateInPlaceUpdateSpec} (spec/core.md 1.1). */
+/** Options of {@link calculateInPlaceUpdateSpec} (docs/reference/core.md 1.1). */
 export interface CalculateInPlaceUpdateSpecOptions {
   featureGates?: Partial<FeatureGates>;
   /** Copied into `graceSeconds` (default 0). */
@@ -43,7 +43,7 @@ function templateOf(text: string): PodTemplateSpec {
 
 /**
  * Computes the in-place UpdateSpec from the pod's old revision to the new one, or
- * `undefined` when the pod must be recreated (spec/core.md §1).
+ * `undefined` when the pod must be recreated (docs/reference/core.md §1).
  *
  * Every JSON-patch operation between the two raw revision texts (Appendix A) is classified
  * after removing the first `/spec/template` from its path (R1.6): `/metadata/...` ops become

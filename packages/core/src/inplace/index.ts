@@ -1,4 +1,4 @@
-// The in-place update protocol (spec/core.md §1, §2): re-exports of inplace/*.ts.
+// The in-place update protocol (docs/reference/core.md §1, §2): re-exports of inplace/*.ts.
 export * from './annotations';
 export * from './calculate';
 export * from './completion';

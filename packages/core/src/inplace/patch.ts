@@ -1,4 +1,4 @@
-// Container launch priority (spec/core.md 2.3) and patchSpecToPod (2.4): apply one container
+// Container launch priority (docs/reference/core.md 2.3) and patchSpecToPod (2.4): apply one container
 // batch of an in-place update to a pod and record it in the state annotation.
 import {
   ANNOTATION_INPLACE_UPDATE_STATE,
@@ -47,7 +47,7 @@ export interface PatchSpecResult {
 const RESIZABLE = new Set(['cpu', 'memory']);
 
 /**
- * Applies one container batch of an in-place update (spec/core.md 2.4) and returns the new pod
+ * Applies one container batch of an in-place update (docs/reference/core.md 2.4) and returns the new pod
  * (with the state written to `apps.kruise.io/inplace-update-state`) and the new state.
  *
  * The batch: among the containers named in the spec, those without a launch priority plus

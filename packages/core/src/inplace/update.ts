@@ -1,4 +1,4 @@
-// The in-place update protocol's two entry points (spec/core.md §2): update (2.1) for a pod
+// The in-place update protocol's two entry points (docs/reference/core.md §2): update (2.1) for a pod
 // chosen to be updated, refresh (2.5) for every pod; plus the per-controller revision
 // adapters (2.9). Both return the new pod; the caller turns it into actions.
 import {
@@ -42,7 +42,7 @@ import {
 } from './internal';
 import { applyContainerBatch, patchSpecToPod } from './patch';
 
-/** How a controller reads and writes a pod's revision (spec/core.md 2.9). */
+/** How a controller reads and writes a pod's revision (docs/reference/core.md 2.9). */
 export interface RevisionAdapter {
   /** Is the pod at this revision string (`spec.revision`)? */
   isPodAtRevision(pod: Pod, revision: string): boolean;
@@ -95,7 +95,7 @@ export function daemonSetGetRevision(revision: ControllerRevision): string {
   return revision.metadata?.labels?.[LABEL_CONTROLLER_REVISION_HASH] ?? '';
 }
 
-/** Options of {@link inPlaceUpdate} (spec/core.md 2.1). */
+/** Options of {@link inPlaceUpdate} (docs/reference/core.md 2.1). */
 export interface InPlaceUpdateOptions {
   now: Now;
   featureGates?: Partial<FeatureGates>;
@@ -141,7 +141,7 @@ export interface InPlaceUpdateResult {
 }
 
 /**
- * update (spec/core.md 2.1): starts an in-place update of `pod` from `oldRevision` to
+ * update (docs/reference/core.md 2.1): starts an in-place update of `pod` from `oldRevision` to
  * `newRevision`.
  *
  * R2.1.1 computes the UpdateSpec (§1; `undefined` → `{inPlaceUpdate: false}`). R2.1.2: if the
@@ -274,7 +274,7 @@ function withoutGrace(pod: Pod): Pod {
 }
 
 /**
- * refresh (spec/core.md 2.5): one step of progress of an in-place update, run for every pod.
+ * refresh (docs/reference/core.md 2.5): one step of progress of an in-place update, run for every pod.
  *
  * R2.5.1: with a pending grace spec — if the pod is no longer at its revision the grace
  * annotations are dropped; while `now - updateTimestamp < graceSeconds` nothing changes and

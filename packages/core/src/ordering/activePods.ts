@@ -1,5 +1,5 @@
 // Kubernetes' "active pods" order (controller.ActivePods, Kubernetes v1.30), the default
-// order of CloneSet update candidates (spec/core.md §4.3; spec/cloneset.md §9.3.1 = rules
+// order of CloneSet update candidates (docs/reference/core.md §4.3; docs/reference/cloneset.md §9.3.1 = rules
 // 1, 2, 4, 7, 8, 9 of §8.3). The most disposable pod comes first. Stable: ties keep input order.
 import type { Pod } from 'kubernetes-types/core/v1';
 import { isPodReady as isReady, parseTime } from '../readiness';
@@ -140,7 +140,7 @@ export function sortActivePods<P extends Pod>(pods: readonly P[]): P[] {
 
 /**
  * Sorts candidate indexes (positions into `pods`) by the "active pods" order of the pods they
- * point at, stably. This is the first step of the CloneSet update order (spec/cloneset.md §9.3.1),
+ * point at, stably. This is the first step of the CloneSet update order (docs/reference/cloneset.md §9.3.1),
  * before the priority and scatter sorts. Missing pods sort last. Keyed: keys are computed once
  * per candidate ({@link activePodsIndexComparator}).
  *

@@ -1,4 +1,4 @@
-// CloneSet scale-in deletion order (spec/core.md R7.3; spec/cloneset.md §8.3 "Deletion order"):
+// CloneSet scale-in deletion order (docs/reference/core.md R7.3; docs/reference/cloneset.md §8.3 "Deletion order"):
 // the pod-deletion-cost annotation and the "first = deleted first" comparator. The rankers
 // feeding rule 6 live in ./rankers.
 import { ANNOTATION_POD_DELETION_COST } from '@kruise-ts/api';
@@ -54,7 +54,7 @@ export interface ScaleInOrderOptions {
 }
 
 /**
- * The scale-in comparator ("first = deleted first"; spec/cloneset.md §8.3, R7.3): negative when
+ * The scale-in comparator ("first = deleted first"; docs/reference/cloneset.md §8.3, R7.3): negative when
  * `a` is deleted before `b`.
  * 1. no `spec.nodeName` before assigned;
  * 2. Pending (and any phase other than Unknown/Running, including empty) < Unknown < Running;
@@ -88,7 +88,7 @@ export function compareForScaleIn(a: Pod, b: Pod, opts: ScaleInOrderOptions = {}
 
 /**
  * Returns the pods in scale-in order ({@link compareForScaleIn}), first = deleted first. The sort
- * is stable, so exact ties keep list order (spec/cloneset.md §8.3 rule 10).
+ * is stable, so exact ties keep list order (docs/reference/cloneset.md §8.3 rule 10).
  *
  * Example: `[Running Ready, Pending unscheduled, Running not-Ready]` → `[Pending unscheduled,
  * Running not-Ready, Running Ready]`.

@@ -1,4 +1,4 @@
-// Internal pod facts the orderings compare (spec/core.md §4.3, R7.3; spec/cloneset.md §8.3):
+// Internal pod facts the orderings compare (docs/reference/core.md §4.3, R7.3; docs/reference/cloneset.md §8.3):
 // node assignment, phase rank, Ready condition and its time, restart counts, creation time.
 // Not re-exported from the package; Ready and times come from ../readiness.
 import type { Pod } from 'kubernetes-types/core/v1';

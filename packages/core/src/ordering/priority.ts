@@ -1,5 +1,5 @@
-// Update priority ordering (spec/core.md §4.1 R4.2–R4.5; spec/cloneset.md §9.3.2;
-// spec/statefulset.md R9.5; spec/sidecarset.md SS-5.6.5): pod weights, order levels, the
+// Update priority ordering (docs/reference/core.md §4.1 R4.2–R4.5; docs/reference/cloneset.md §9.3.2;
+// docs/reference/statefulset.md R9.5; docs/reference/sidecarset.md SS-5.6.5): pod weights, order levels, the
 // "I before J" comparator and the v1.8.2 sort whose ties go to the larger pod index.
 import type { UpdatePriorityStrategy } from '@kruise-ts/api';
 import type { Pod } from 'kubernetes-types/core/v1';

@@ -1,4 +1,4 @@
-// Scale-in rankers (spec/cloneset.md §8.3 rule 6) and "take k from a group" (§8.3): the
+// Scale-in rankers (docs/reference/cloneset.md §8.3 rule 6) and "take k from a group" (§8.3): the
 // same-node ranker, the topology-spread ranker, the choice between them, and picking the pods
 // to delete from the not-updated or updated group.
 import type { Node, Pod, TopologySpreadConstraint } from 'kubernetes-types/core/v1';
@@ -106,7 +106,7 @@ export interface ScaleInRankContext {
 }
 
 /**
- * Rule-6 ranks for a group of pods (spec/cloneset.md §8.3): the spread ranker when the template
+ * Rule-6 ranks for a group of pods (docs/reference/cloneset.md §8.3): the spread ranker when the template
  * has topology spread constraints, else the same-node ranker. Build them from the group being
  * chosen from (not-updated or updated), not from all pods.
  */
@@ -122,7 +122,7 @@ export function scaleInRanks<P extends Pod>(
 }
 
 /**
- * "Take k from a group" (spec/cloneset.md §8.3): when `k` is smaller than the group, rank the
+ * "Take k from a group" (docs/reference/cloneset.md §8.3): when `k` is smaller than the group, rank the
  * group ({@link scaleInRanks}), sort it in scale-in order (with `isAvailable` as rule 3) and take the
  * first `k`; when `k` equals or exceeds the group size, take the whole group as it is (no sort);
  * `k ≤ 0` takes nothing.

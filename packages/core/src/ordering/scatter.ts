@@ -1,5 +1,5 @@
-// Scatter update ordering (spec/core.md §4.2 R4.6–R4.8; spec/cloneset.md §9.3.3;
-// spec/sidecarset.md SS-5.6.6): which terms apply in which order, and how one term spreads
+// Scatter update ordering (docs/reference/core.md §4.2 R4.6–R4.8; docs/reference/cloneset.md §9.3.3;
+// docs/reference/sidecarset.md SS-5.6.6): which terms apply in which order, and how one term spreads
 // the matched candidates evenly among the unmatched ones (float32 density comparison).
 import type { UpdateScatterStrategy, UpdateScatterTerm } from '@kruise-ts/api';
 import type { Pod } from 'kubernetes-types/core/v1';

@@ -1,6 +1,6 @@
 // The CRI gRPC client (runtime.v1 RuntimeService + ImageService) over @grpc/grpc-js, loading the
 // project's own proto/runtime_v1.proto. It implements the daemon's narrow service interfaces
-// (spec/daemon.md §10) plus the sandbox/container calls an integration harness needs to play kubelet.
+// (docs/reference/daemon.md §10) plus the sandbox/container calls an integration harness needs to play kubelet.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,4 @@
-// Runtime discovery (spec/daemon.md §7.1): which CRI sockets to probe, the probe sequence
+// Runtime discovery (docs/reference/daemon.md §7.1): which CRI sockets to probe, the probe sequence
 // (dial, ImageFsInfo, ListImages, Version) and the lookup of a runtime service by `runtime_name`.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

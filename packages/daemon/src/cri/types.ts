@@ -1,7 +1,7 @@
 // CRI runtime.v1 message shapes (the subset in proto/runtime_v1.proto) as the daemon sees them:
 // camelCase fields (proto-loader's default), enums as their names, int64 as decimal strings
 // (nanosecond timestamps do not fit a JS number exactly), bytes as Buffer. Plus the two narrow
-// service interfaces the daemon's logic depends on, so unit tests can pass fakes (spec/daemon.md §10).
+// service interfaces the daemon's logic depends on, so unit tests can pass fakes (docs/reference/daemon.md §10).
 
 /** `ImageSpec`. */
 export interface CriImageSpec {

@@ -1,4 +1,4 @@
-// The CRR daemon controller (spec/daemon.md §9.2–§9.5): watches this node's active CRRs, serialises
+// The CRR daemon controller (docs/reference/daemon.md §9.2–§9.5): watches this node's active CRRs, serialises
 // work per pod, picks one CRR per pod, and runs manage: runtime lookup, pod status from CRI, state
 // computation, kills, status patches and completion. Never creates containers (kubelet does, §9.5).
 import type {

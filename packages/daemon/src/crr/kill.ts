@@ -1,4 +1,4 @@
-// Kill = preStop hook + CRI StopContainer (spec/daemon.md §9.4): the Killing event, the hook run in the
+// Kill = preStop hook + CRI StopContainer (docs/reference/daemon.md §9.4): the Killing event, the hook run in the
 // background for at most the grace period (exec via ExecSync, httpGet with an explicit host, tcpSocket
 // unsupported), FailedPreStopHook on a hook error, then StopContainer with max(grace left, 2).
 import type { ContainerRecreateRequestContainer } from '@kruise-ts/api';

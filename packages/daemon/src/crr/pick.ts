@@ -1,4 +1,4 @@
-// Pure CRR daemon decisions around manage (spec/daemon.md §9.2 items 3–4, §9.3 items 1–2, §9.4):
+// Pure CRR daemon decisions around manage (docs/reference/daemon.md §9.2 items 3–4, §9.3 items 1–2, §9.4):
 // which CRR of a pod is worked, what the picked one does next, the runtime it names, and the kill's
 // grace-period math.
 import { ANNOTATION_CRR_UNREADY_ACQUIRED, type ContainerRecreateRequest } from '@kruise-ts/api';

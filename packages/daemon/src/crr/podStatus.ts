@@ -1,8 +1,8 @@
-// The pod status the CRR daemon reads from CRI (spec/daemon.md §9.3 item 3): kubelet's container
+// The pod status the CRR daemon reads from CRI (docs/reference/daemon.md §9.3 item 3): kubelet's container
 // labels and annotations mapped to {id, name, restartCount, state, times}, newest first.
 import type { CriContainerStatus } from '../cri/types';
 
-/** Kubelet's CRI labels and annotations (spec/daemon.md §1). */
+/** Kubelet's CRI labels and annotations (docs/reference/daemon.md §1). */
 export const KUBELET_LABEL_POD_UID = 'io.kubernetes.pod.uid';
 export const KUBELET_LABEL_POD_NAME = 'io.kubernetes.pod.name';
 export const KUBELET_LABEL_POD_NAMESPACE = 'io.kubernetes.pod.namespace';

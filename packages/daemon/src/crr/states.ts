@@ -1,4 +1,4 @@
-// The CRR daemon's pure state machine (spec/daemon.md §9.3 items 4–9): per-container states from the
+// The CRR daemon's pure state machine (docs/reference/daemon.md §9.3 items 4–9): per-container states from the
 // observed runtime containers and the controller's sync annotation, and the action pass that decides
 // the next kill, completion or stop.
 import {

@@ -1,4 +1,4 @@
-// The daemon's view of the Kubernetes API (spec/daemon.md §7.2, §7.3 item 3, §9.2, §9.3): watch its
+// The daemon's view of the Kubernetes API (docs/reference/daemon.md §7.2, §7.3 item 3, §9.2, §9.3): watch its
 // NodeImage and its node's active CRRs, read pull secrets, write statuses, record events. Two
 // implementations: `InMemoryKube` (tests, and the embedded case) and `ClientNodeKube` (a real server).
 import type {

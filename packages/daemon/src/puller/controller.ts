@@ -1,4 +1,4 @@
-// The image puller controller (spec/daemon.md §7.2–§7.4): watches this node's NodeImage, keeps one
+// The image puller controller (docs/reference/daemon.md §7.2–§7.4): watches this node's NodeImage, keeps one
 // worker pool per image and one worker per tag version, writes the NodeImage status through the
 // throttled writer and requeues while pulls are in flight.
 import type { ImageSpec, ImageTagStatus, NodeImage } from '@kruise-ts/api';

@@ -1,4 +1,4 @@
-// Pure math of one pull worker (spec/daemon.md §7.5): per-tag timeout, backoff limit and deadline,
+// Pure math of one pull worker (docs/reference/daemon.md §7.5): per-tag timeout, backoff limit and deadline,
 // the per-attempt timeout, and the backoff step between attempts.
 import type { ImageTagSpec } from '@kruise-ts/api';
 

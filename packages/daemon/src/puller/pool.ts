@@ -1,4 +1,4 @@
-// Pure decisions of one image's worker pool (spec/daemon.md §7.4): which tags are active, which
+// Pure decisions of one image's worker pool (docs/reference/daemon.md §7.4): which tags are active, which
 // running workers to stop, which to start, which stored statuses to keep, and the pool's status.
 import type { ImageSpec, ImageStatus, ImageTagSpec, ImageTagStatus } from '@kruise-ts/api';
 

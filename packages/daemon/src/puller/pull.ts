@@ -1,4 +1,4 @@
-// One CRI pull with the pull secrets as credentials (spec/daemon.md §7.7): the PullImageRequest
+// One CRI pull with the pull secrets as credentials (docs/reference/daemon.md §7.7): the PullImageRequest
 // (image, sandbox config with the pulling-image-by annotation), the keyring lookup, one PullImage per
 // matching credential until one succeeds, else one anonymous pull. Secrets never reach a log or error.
 import { ANNOTATION_PULLING_IMAGE_BY, type SandboxConfig } from '@kruise-ts/api';

@@ -1,4 +1,4 @@
-// Pure NodeImage status logic of the image puller (spec/daemon.md §7.3): the fresh status from the
+// Pure NodeImage status logic of the image puller (docs/reference/daemon.md §7.3): the fresh status from the
 // pools, whether a write is due (JSON equality, 12 h forced rewrite, 0.5/s burst-5 token bucket)
 // and when to requeue.
 import type { ImageStatus, ImageTagStatus, NodeImageSpec, NodeImageStatus } from '@kruise-ts/api';

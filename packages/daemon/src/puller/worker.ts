@@ -1,4 +1,4 @@
-// The pull worker of one image:tag:version (spec/daemon.md §7.5–§7.6): reports Pulling at once, then
+// The pull worker of one image:tag:version (docs/reference/daemon.md §7.5–§7.6): reports Pulling at once, then
 // up to backoffLimit+1 attempts with per-attempt timeout, deadline and 1 s…30 s backoff, the
 // IfNotPresent short-cut through ListImages, and the final Succeeded/Failed status with events.
 import type { ImageTagSpec, ImageTagStatus, SandboxConfig } from '@kruise-ts/api';

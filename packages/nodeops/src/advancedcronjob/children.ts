@@ -1,4 +1,4 @@
-// An AdvancedCronJob's children (spec/advancedcronjob.md AC4.1–AC4.6, AC4.11, §5): the
+// An AdvancedCronJob's children (docs/reference/advancedcronjob.md AC4.1–AC4.6, AC4.11, §5): the
 // template kind, which objects are its children, when a child is finished, the status, the
 // history cleanup and the child created for a slot.
 import {

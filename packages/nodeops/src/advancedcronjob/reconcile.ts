@@ -1,4 +1,4 @@
-// The AdvancedCronJob controller's reconcile (spec/advancedcronjob.md §4), pure: status from
+// The AdvancedCronJob controller's reconcile (docs/reference/advancedcronjob.md §4), pure: status from
 // the children, history cleanup, paused, the due slot, the concurrency policy and at most one
 // child per reconcile. Scheduled image pre-warm is the ImageListPullJob template kind.
 import {
@@ -61,7 +61,7 @@ export interface AdvancedCronJobControllerState {
 }
 
 /**
- * Reconciles one AdvancedCronJob (spec/advancedcronjob.md AC4.0–AC4.13). Actions, in order:
+ * Reconciles one AdvancedCronJob (docs/reference/advancedcronjob.md AC4.0–AC4.13). Actions, in order:
  * the status write (when it changed), history deletes (failed, then successful), Replace
  * deletes of the active children, and at most one create, for the latest missed slot.
  * `requeueAfterSeconds` is `next − now` whenever upstream requeues; a paused ACJ, an

@@ -1,4 +1,4 @@
-// The AdvancedCronJob controller's view of its schedule (spec/advancedcronjob.md AC3.5) and
+// The AdvancedCronJob controller's view of its schedule (docs/reference/advancedcronjob.md AC3.5) and
 // the due-slot walk (AC4.8): which zone applies, the latest missed slot, the next slot, and
 // the "too many missed start times" stop.
 import type { AdvancedCronJobSpec } from '@kruise-ts/api';

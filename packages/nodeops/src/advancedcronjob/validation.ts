@@ -1,4 +1,4 @@
-// What the AdvancedCronJob validating webhook rejects (spec/advancedcronjob.md AC2.2–AC2.4):
+// What the AdvancedCronJob validating webhook rejects (docs/reference/advancedcronjob.md AC2.2–AC2.4):
 // metadata and name, the cron schedule, the templates (with the imageListPullJobTemplate checks
 // of AC2.3), the non-negative counters, the time zone, and on update the immutable fields.
 import type { AdvancedCronJob, AdvancedCronJobSpec, ImageListPullJobSpec } from '@kruise-ts/api';
@@ -201,7 +201,7 @@ function validateImmutableSpec(spec: AdvancedCronJobSpec, old: AdvancedCronJobSp
 }
 
 /**
- * The AdvancedCronJob validating webhook on the defaulted object (spec/advancedcronjob.md AC2).
+ * The AdvancedCronJob validating webhook on the defaulted object (docs/reference/advancedcronjob.md AC2).
  * CREATE (no `old`): metadata (namespace, labels, annotations, and the name rule), schedule,
  * templates, non-negative counters, time zone; every failure is reported, in that order.
  * UPDATE: name and namespace immutable, the same spec checks, then the immutability rule.

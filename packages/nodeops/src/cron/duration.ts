@@ -1,4 +1,4 @@
-// Go's `time.ParseDuration`, for the `@every <duration>` descriptor (spec/advancedcronjob.md
+// Go's `time.ParseDuration`, for the `@every <duration>` descriptor (docs/reference/advancedcronjob.md
 // AC3.1 item 2): a signed sequence of decimal numbers with units ns, us (µs, μs), ms, s, m, h.
 
 const UNITS: Record<string, number> = {

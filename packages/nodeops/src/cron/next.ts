@@ -1,4 +1,4 @@
-// Next(t) of a cron schedule, as robfig/cron v3.0.1 computes it (spec/advancedcronjob.md
+// Next(t) of a cron schedule, as robfig/cron v3.0.1 computes it (docs/reference/advancedcronjob.md
 // AC3.3, AC3.4): the first slot strictly after t, walking month → day → hour → minute → second
 // in the schedule's zone, with Go's DST behaviour (a wall time skipped by a gap does not fire
 // that day; a wall time repeated by an overlap fires twice) and "none" after 5 years.

@@ -1,5 +1,5 @@
 // The cron schedule grammar of robfig/cron v3.0.1's standard parser, which AdvancedCronJob's
-// webhook and controller use (spec/advancedcronjob.md AC3.1–AC3.3): an optional `TZ=` /
+// webhook and controller use (docs/reference/advancedcronjob.md AC3.1–AC3.3): an optional `TZ=` /
 // `CRON_TZ=` prefix, descriptors (`@daily`, `@every 90m`, …) or five fields, with the
 // parser's exact error texts. Next-slot computation is in next.ts.
 import { atoi } from '../util';

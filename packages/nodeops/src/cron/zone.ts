@@ -1,4 +1,4 @@
-// Time zones for cron schedules (spec/advancedcronjob.md AC2.2 item 5, AC3.1 item 1, AC3.5):
+// Time zones for cron schedules (docs/reference/advancedcronjob.md AC2.2 item 5, AC3.1 item 1, AC3.5):
 // which names load the way Go's `time.LoadLocation` loads them, and the wall clock of a zone
 // with Go's `time.Date` normalisation. Zone offsets come from croner's `CronDate` (croner
 // keeps one Intl formatter per zone); everything else is plain arithmetic on epoch ms.

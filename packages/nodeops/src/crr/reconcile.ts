@@ -1,4 +1,4 @@
-// The ContainerRecreateRequest controller (spec/daemon.md §9.1, §9.6): the controller side of
+// The ContainerRecreateRequest controller (docs/reference/daemon.md §9.1, §9.6): the controller side of
 // the recreate protocol. It completes requests that time out or lose their pod, mirrors the
 // pod's container statuses into an annotation for the daemon, marks the pod not ready when asked
 // to, and cleans up (active label, not-ready mark, TTL). Killing containers is the daemon's job.
@@ -152,7 +152,7 @@ function acquireNotReady(crr: ContainerRecreateRequest, pod: Pod, now: string): 
 }
 
 /**
- * Reconciles one ContainerRecreateRequest, controller side (spec/daemon.md §9.1).
+ * Reconciles one ContainerRecreateRequest, controller side (docs/reference/daemon.md §9.1).
  *
  * 1. Deleting or completed: release the not-ready mark if the finalizer is there; stop if
  *    deleting; remove the `active` label; then delete after `ttlSecondsAfterFinished`.

@@ -1,4 +1,4 @@
-// What ContainerRecreateRequest admission rejects (spec/daemon.md §8.2, §8.3): on update the
+// What ContainerRecreateRequest admission rejects (docs/reference/daemon.md §8.2, §8.3): on update the
 // immutable spec, labels and not-ready annotation; on create the target pod and containers.
 import {
   ANNOTATION_CRR_UNREADY_ACQUIRED,
@@ -43,7 +43,7 @@ function validateUpdate(obj: ContainerRecreateRequest, old: ContainerRecreateReq
 }
 
 /**
- * ContainerRecreateRequest admission (spec/daemon.md §8.2–§8.3), first failure reported.
+ * ContainerRecreateRequest admission (docs/reference/daemon.md §8.2–§8.3), first failure reported.
  *
  * Update (`old` given): `spec`, the `pod-uid` / `node-name` labels and a set `unready-acquired`
  * annotation are immutable. Create: `podName` set; `containers` non-empty with unique names;

@@ -1,4 +1,4 @@
-// The ImageListPullJob controller's reconcile (spec/daemon.md §6.2): one child ImagePullJob per
+// The ImageListPullJob controller's reconcile (docs/reference/daemon.md §6.2): one child ImagePullJob per
 // image, recreated when the template changes, and a status summarising the children.
 import {
   APPS_V1ALPHA1,
@@ -147,7 +147,7 @@ function newChild(
 }
 
 /**
- * Reconciles one ImageListPullJob (spec/daemon.md §6.2): patch the `controller-revision-hash`
+ * Reconciles one ImageListPullJob (docs/reference/daemon.md §6.2): patch the `controller-revision-hash`
  * label; a completed job is deleted after `ttlSecondsAfterFinished`; otherwise create a child
  * for every image without a consistent one, delete inconsistent children and those of removed
  * images, and write the status when it changed.

@@ -1,4 +1,4 @@
-// The ImagePullJob controller's reconcile (spec/daemon.md §4.2): finalize deleting and
+// The ImagePullJob controller's reconcile (docs/reference/daemon.md §4.2): finalize deleting and
 // completed jobs (secret copies, finalizer, TTL), find the target NodeImages, sync the pull
 // secrets, compute the status and spread the job to more nodes within its parallelism.
 import {
@@ -74,7 +74,7 @@ function finalize(job: ImagePullJob, secrets: readonly Secret[], daemonNs: strin
 }
 
 /**
- * Reconciles one ImagePullJob (spec/daemon.md §4.2).
+ * Reconciles one ImagePullJob (docs/reference/daemon.md §4.2).
  *
  * 1. Deleting → release the secret copies and remove the finalizer.
  * 2. Completed → the same, then delete once `now − completionTime ≥ ttlSecondsAfterFinished`

@@ -1,4 +1,4 @@
-// Pull secrets of an ImagePullJob (spec/daemon.md §4.5): copies of the job's Secrets in the
+// Pull secrets of an ImagePullJob (docs/reference/daemon.md §4.5): copies of the job's Secrets in the
 // `kruise-daemon-config` namespace, shared between jobs through a references annotation, and
 // their release when a job stops using them.
 import {

@@ -1,4 +1,4 @@
-// Spreading an ImagePullJob to more NodeImages within its parallelism (spec/daemon.md §4.4
+// Spreading an ImagePullJob to more NodeImages within its parallelism (docs/reference/daemon.md §4.4
 // `syncNodeImages`): the only place the ImagePullJob controller writes NodeImages.
 import {
   APPS_V1ALPHA1,

@@ -1,4 +1,4 @@
-// ImagePullJob status (spec/daemon.md §4.3 `calculateStatus`) and the per-node pull policy a
+// ImagePullJob status (docs/reference/daemon.md §4.3 `calculateStatus`) and the per-node pull policy a
 // job writes into its NodeImage tags (§4.6 `getImagePullPolicy`).
 import type {
   ImagePullJob,

@@ -1,4 +1,4 @@
-// Which NodeImages an ImagePullJob targets (spec/daemon.md §4.1) and which jobs an event on
+// Which NodeImages an ImagePullJob targets (docs/reference/daemon.md §4.1) and which jobs an event on
 // a NodeImage or a pod should requeue (§4.7). Shells use the latter for their watches.
 import { APPS_KRUISE_GROUP, type ImagePullJob, type NodeImage } from '@kruise-ts/api';
 import { isPodActive, matchesLabelSelector } from '@kruise-ts/core';

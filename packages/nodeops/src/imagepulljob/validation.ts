@@ -1,6 +1,6 @@
-// What the ImagePullJob and ImageListPullJob validating webhooks reject (spec/daemon.md §3.4,
+// What the ImagePullJob and ImageListPullJob validating webhooks reject (docs/reference/daemon.md §3.4,
 // §6.1), and the shared template checks AdvancedCronJob runs on its imageListPullJobTemplate
-// (spec/advancedcronjob.md AC2.3). Like upstream, each check list stops at the first failure.
+// (docs/reference/advancedcronjob.md AC2.3). Like upstream, each check list stops at the first failure.
 import type { CompletionPolicy, ImageListPullJob, ImagePullJob, ImagePullJobTemplate } from '@kruise-ts/api';
 import {
   type FeatureGates,
@@ -149,7 +149,7 @@ export function validateCompletionPolicy(
 }
 
 /**
- * The ImagePullJob validating webhook (spec/daemon.md §3.4), on create and update alike, on
+ * The ImagePullJob validating webhook (docs/reference/daemon.md §3.4), on create and update alike, on
  * the defaulted object (run `setDefaultsImagePullJob` first, as the mutating webhook does).
  * Checks, in order, stopping at the first failure: the feature gates (when `ctx.featureGates`
  * is given), `selector`, `podSelector`, `image`, `completionPolicy`.
@@ -172,7 +172,7 @@ export function validateImagePullJob(
 }
 
 /**
- * The ImageListPullJob validating webhook (spec/daemon.md §6.1): the selector rules, then
+ * The ImageListPullJob validating webhook (docs/reference/daemon.md §6.1): the selector rules, then
  * `images` (non-empty, ≤ 255, unique, parsable), then the `Never` / unknown-type rules. The
  * `Always` "activeDeadlineSeconds ≥ timeoutSeconds" check is **not** applied (quirk: each
  * child ImagePullJob is then rejected instead). Stops at the first failure.

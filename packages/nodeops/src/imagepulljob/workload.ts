@@ -1,5 +1,5 @@
-// ImagePullJobs created by workloads for image pre-download (spec/daemon.md §6.4,
-// spec/core.md §7.4): the job a CloneSet / Advanced StatefulSet / Advanced DaemonSet creates
+// ImagePullJobs created by workloads for image pre-download (docs/reference/daemon.md §6.4,
+// docs/reference/core.md §7.4): the job a CloneSet / Advanced StatefulSet / Advanced DaemonSet creates
 // for one new image, and the cleanup of a workload's jobs.
 import {
   ANNOTATION_IMAGE_PREDOWNLOAD_PARALLELISM,

@@ -1,4 +1,4 @@
-// The NodeImage controller's reconcile, keyed by node name (spec/daemon.md §5.2–§5.4): one
+// The NodeImage controller's reconcile, keyed by node name (docs/reference/daemon.md §5.2–§5.4): one
 // NodeImage per ready node, tag bookkeeping (owner pruning, TTL) and supervision of the
 // daemon's pulls (response timeout, active deadline). Pulling itself is the daemon's job.
 import {
@@ -238,7 +238,7 @@ export function superviseNodeImageStatus(
 }
 
 /**
- * Reconciles the NodeImage of one node (spec/daemon.md §5.2–§5.4).
+ * Reconciles the NodeImage of one node (docs/reference/daemon.md §5.2–§5.4).
  *
  * 1. Node missing or deleting → delete its NodeImage (unless labelled
  *    `apps.kruise.io/fake-nodeimage`).

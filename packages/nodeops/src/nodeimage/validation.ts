@@ -1,4 +1,4 @@
-// What the NodeImage validating webhook rejects (spec/daemon.md §5.1 item 3). Like upstream,
+// What the NodeImage validating webhook rejects (docs/reference/daemon.md §5.1 item 3). Like upstream,
 // the first failure is reported.
 import type { NodeImage } from '@kruise-ts/api';
 import { duplicate, type FieldError, invalid, required } from '@kruise-ts/core';

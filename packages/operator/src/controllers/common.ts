@@ -26,7 +26,7 @@ export interface ControllerEnv {
   seed: number;
   kruiseNamespace: string;
   scalingExcludePreparingDelete: boolean;
-  /** `--nodeimage-creation-delay` in seconds (spec/operator.md §3.3, default 30). */
+  /** `--nodeimage-creation-delay` in seconds (docs/reference/operator.md §3.3, default 30). */
   nodeImageCreationDelaySeconds?: number;
   /** Namespace of the pull-secret copies (env `KRUISE_DAEMON_CONFIG_NS`, default `kruise-daemon-config`). */
   daemonConfigNamespace?: string;
@@ -34,7 +34,7 @@ export interface ControllerEnv {
 
 /** What the operator's runner needs to drive one controller. */
 export interface OperatorController {
-  /** spec/operator.md §3.5 name, e.g. `cloneset-controller`. */
+  /** docs/reference/operator.md §3.5 name, e.g. `cloneset-controller`. */
   name: string;
   /**
    * The `--controllers` name when it is not `name` without `-controller` (a controller that runs

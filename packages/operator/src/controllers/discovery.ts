@@ -1,4 +1,4 @@
-// The "CRD" half of spec/operator.md §3.5: a controller registers only when discovery finds its
+// The "CRD" half of docs/reference/operator.md §3.5: a controller registers only when discovery finds its
 // kind; and an informer the controller merely reads (e.g. batch Jobs for AdvancedCronJob) is
 // left out when the cluster does not serve that kind, so one missing resource cannot keep every
 // cache from syncing (O3.5). Discovery as §2.2 describes it: the group/version's resource list;

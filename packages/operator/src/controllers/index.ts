@@ -181,7 +181,7 @@ export const unitedDeploymentController: OperatorController = {
 };
 
 /**
- * Every controller, in spec/operator.md §3.5 registration order (the NodeImage controller runs as
+ * Every controller, in docs/reference/operator.md §3.5 registration order (the NodeImage controller runs as
  * two runners: by NodeImage, and by Node for the NodeImages that do not exist yet).
  */
 export const allControllers: readonly OperatorController[] = [

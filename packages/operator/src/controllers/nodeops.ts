@@ -1,5 +1,5 @@
-// The node-side controllers in the operator (spec/operator.md §3.5; spec/daemon.md §4–§6, §9;
-// spec/advancedcronjob.md): ImagePullJob, ImageListPullJob, NodeImage, ContainerRecreateRequest
+// The node-side controllers in the operator (docs/reference/operator.md §3.5; docs/reference/daemon.md §4–§6, §9;
+// docs/reference/advancedcronjob.md): ImagePullJob, ImageListPullJob, NodeImage, ContainerRecreateRequest
 // and AdvancedCronJob. Each entry says which informers the controller reads, how an event on
 // one of them maps to work-queue keys, which cached objects the expectations gate checks, and
 // how the pure reconcile's input is built from the cache — mirroring the simulator's
@@ -57,7 +57,7 @@ export const IMAGELISTPULLJOB: KindRef = { apiVersion: V1A1, kind: 'ImageListPul
 export const NODEIMAGE: KindRef = { apiVersion: V1A1, kind: 'NodeImage' };
 export const CRR: KindRef = { apiVersion: V1A1, kind: 'ContainerRecreateRequest' };
 export const BROADCASTJOB: KindRef = { apiVersion: V1A1, kind: 'BroadcastJob' };
-/** AdvancedCronJob is stored at v1beta1 (spec/advancedcronjob.md AC1.1). */
+/** AdvancedCronJob is stored at v1beta1 (docs/reference/advancedcronjob.md AC1.1). */
 export const ADVANCEDCRONJOB: KindRef = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'AdvancedCronJob' };
 
 /** §3.5: CRR, NodeImage (and NodePodProbe) need `KruiseDaemon`. */
@@ -81,7 +81,7 @@ function jobSecrets(cache: CacheReader, ns: string | undefined, dns: string): Ku
 }
 
 /**
- * `imagepulljob-controller` (spec/daemon.md §4): spreads one image to the NodeImages it targets
+ * `imagepulljob-controller` (docs/reference/daemon.md §4): spreads one image to the NodeImages it targets
  * and reports their pull results. Reads every NodeImage, the job namespace's pods (podSelector
  * jobs), Secrets (pull-secret copies, §4.5) and Namespaces (the daemon-config namespace must
  * exist). Keys (§4.7): a NodeImage event → the active jobs that match it; a pod event → the
@@ -143,7 +143,7 @@ export const imagePullJobController: OperatorController = {
   },
 };
 
-/** The NodeImage reconcile of one node name (spec/daemon.md §5.2–§5.4). */
+/** The NodeImage reconcile of one node name (docs/reference/daemon.md §5.2–§5.4). */
 function nodeImageReconcile(
   name: string,
   cache: CacheReader,
@@ -177,7 +177,7 @@ function nodeImagesOwnedBy(cache: CacheReader, uid: string | undefined): KubeObj
 }
 
 /**
- * `nodeimage-controller` (spec/daemon.md §5), keyed by node name: spec upkeep (labels from the
+ * `nodeimage-controller` (docs/reference/daemon.md §5), keyed by node name: spec upkeep (labels from the
  * Node, owner pruning, TTL), status supervision, deletion when the node is gone. Keys: a Node
  * event → the NodeImage of that name; a deleted ImagePullJob → the NodeImages naming it
  * (§5.2 item 3, stale owners pruned).
@@ -225,7 +225,7 @@ export const nodeImageFromNodeController: OperatorController = {
 };
 
 /**
- * `imagelistpulljob-controller` (spec/daemon.md §6.2): one child ImagePullJob per image. Reads
+ * `imagelistpulljob-controller` (docs/reference/daemon.md §6.2): one child ImagePullJob per image. Reads
  * the ImagePullJobs of its namespace; a child's event enqueues its controller owner.
  */
 export const imageListPullJobController: OperatorController = {
@@ -249,7 +249,7 @@ function cronChildren(cache: CacheReader, ns: string | undefined): KubeObject[] 
 }
 
 /**
- * `advancedcronjob-controller` (spec/advancedcronjob.md AC4, AC6): Jobs, BroadcastJobs or
+ * `advancedcronjob-controller` (docs/reference/advancedcronjob.md AC4, AC6): Jobs, BroadcastJobs or
  * ImageListPullJobs on a cron schedule; the time is the operator's clock. Keys (AC6.1): create
  * and update events of BroadcastJobs and ImageListPullJobs enqueue their AdvancedCronJob owner;
  * deletes do not, and Job events never do (quirk AC6.1 item 3: a finished Job is seen at the
@@ -283,7 +283,7 @@ export const advancedCronJobController: OperatorController = {
 };
 
 /**
- * `containerrecreaterequest-controller` (spec/daemon.md §9.1, §9.6): the controller half of the
+ * `containerrecreaterequest-controller` (docs/reference/daemon.md §9.1, §9.6): the controller half of the
  * CRR protocol. Reads the target pod; a pod event enqueues the uncompleted, non-deleting CRRs
  * of its namespace whose `crr.apps.kruise.io/pod-uid` label is the pod's uid.
  */

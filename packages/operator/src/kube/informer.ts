@@ -1,5 +1,5 @@
 // A shared informer for one resource: list, then watch from the list's resourceVersion, keeping
-// a local cache (by `namespace/name`, with an owner-UID index, spec/operator.md O3.8) and calling
+// a local cache (by `namespace/name`, with an owner-UID index, docs/reference/operator.md O3.8) and calling
 // add/update/delete handlers. A watch that ends or fails for any reason other than 410 Gone is
 // restarted from the last seen resourceVersion (with back-off); a 410 (expired resourceVersion)
 // triggers a full re-list whose differences are delivered as events, so no change is lost.

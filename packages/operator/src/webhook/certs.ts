@@ -1,4 +1,4 @@
-// Webhook serving certificates (spec/operator.md §2.7–§2.8, W2.6–W2.10): a self-signed CA and a
+// Webhook serving certificates (docs/reference/operator.md §2.7–§2.8, W2.6–W2.10): a self-signed CA and a
 // serving certificate for `<service>.<namespace>.svc` (plus `localhost`, and an IP SAN when the
 // host is an IPv4 address), generated with node-forge (RSA keys from node:crypto for speed),
 // stored in the Secret `kruise-webhook-certs` with both key aliases, reused while valid, and

@@ -1,4 +1,4 @@
-// The webhook configurations (spec/operator.md §2.3–§2.5, §2.9): every entry of §2.3/§2.4, with
+// The webhook configurations (docs/reference/operator.md §2.3–§2.5, §2.9): every entry of §2.3/§2.4, with
 // the ones the operator does not serve marked and explained (kinds kruise-ts does not implement),
 // the two configuration objects of the served entries (deploy/webhooks.yaml is generated from
 // them by scripts/gen-webhooks.ts; with --install-webhooks they are created at start-up), and
@@ -56,7 +56,7 @@ const NO_PUB =
 const notImplemented = (kind: string) => `${kind} is not implemented in kruise-ts`;
 
 /**
- * AdvancedCronJob follows v1.9.0 (spec/advancedcronjob.md AC1.1, AC1.3, AC2.1): stored at
+ * AdvancedCronJob follows v1.9.0 (docs/reference/advancedcronjob.md AC1.1, AC1.3, AC2.1): stored at
  * v1beta1, so its entries name both versions and use the v1.9.0 paths (no version in the path).
  * The v1.8.2 paths of operator.md §2.3/§2.4 are served as well (handlers.ts).
  */

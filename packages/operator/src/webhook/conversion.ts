@@ -1,6 +1,6 @@
-// The CRD conversion webhook (spec/operator.md W2.2, W2.14): `/convert` answers ConversionReview
+// The CRD conversion webhook (docs/reference/operator.md W2.2, W2.14): `/convert` answers ConversionReview
 // v1 and v1beta1 for statefulsets.apps.kruise.io (v1alpha1 <-> v1beta1 through convertStatefulSet,
-// spec/statefulset.md §2.3), and the cert/config sync's CRD patching: every CRD whose conversion
+// docs/reference/statefulset.md §2.3), and the cert/config sync's CRD patching: every CRD whose conversion
 // strategy is Webhook and whose (group, versions[0], kind) is a Kruise kind gets
 // `conversion.webhook = {clientConfig: {caBundle, url | service}, conversionReviewVersions: [v1, v1beta1]}`
 // when its clientConfig differs (a full UPDATE, nothing sent otherwise).

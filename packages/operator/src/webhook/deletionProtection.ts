@@ -1,4 +1,4 @@
-// Deletion protection (spec/operator.md §1) lives in @kruise-ts/core (shared with the simulator's API server).
+// Deletion protection (docs/reference/operator.md §1) lives in @kruise-ts/core (shared with the simulator's API server).
 export {
   checkDeletionProtection,
   DeletionProtectionMessages as Messages,

@@ -1,11 +1,11 @@
-// Admission handlers (spec/operator.md §1, §2.2): the pod mutating webhook (SidecarSet
+// Admission handlers (docs/reference/operator.md §1, §2.2): the pod mutating webhook (SidecarSet
 // injection through injectSidecars), defaulting for Kruise kinds (setDefaults*), validation for
 // every Kruise kind (the validate* of each controller package) and deletion protection. Each
 // handler maps an AdmissionReview request to a response; the objects it needs beyond the
 // request come from the informer cache. Pure apart from the cache reads.
 // Node-side kinds: ContainerRecreateRequest has only a mutating webhook, which checks (§8.2–8.3
-// of spec/daemon.md) and then fills in from the pod; AdvancedCronJob follows
-// spec/advancedcronjob.md AC1.3/AC2.1 (v1alpha1 and v1beta1, a v1alpha1 object handled as
+// of docs/reference/daemon.md) and then fills in from the pod; AdvancedCronJob follows
+// docs/reference/advancedcronjob.md AC1.3/AC2.1 (v1alpha1 and v1beta1, a v1alpha1 object handled as
 // v1beta1 without imageListPullJobTemplate, AC1.2); ImagePullJob / ImageListPullJob validation
 // refuses everything with 403 while `KruiseDaemon` or `ImagePullJobGate` is off (§3.4).
 import {
@@ -204,7 +204,7 @@ const validateAdvancedCronJobRequest: Handler = (req) => {
 };
 
 /**
- * `/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest` (spec/daemon.md §8.2–§8.3; the kind
+ * `/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest` (docs/reference/daemon.md §8.2–§8.3; the kind
  * has no validating webhook): on UPDATE the immutability checks; on CREATE the checks against
  * the target pod (from the cache), then the fill-in from that pod (labels, preStop, ports,
  * statusContext, grace period).

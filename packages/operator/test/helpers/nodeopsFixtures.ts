@@ -1,5 +1,5 @@
 // Fixtures of the node-side controller and webhook unit tests: a CacheReader over a fixed list of
-// deep-frozen objects, a controller environment, and small object builders (spec/daemon.md kinds).
+// deep-frozen objects, a controller environment, and small object builders (docs/reference/daemon.md kinds).
 import type { KubeObject } from '@kruise-ts/api';
 import { type Action, deepFreeze, resolveFeatureGates } from '@kruise-ts/core';
 import type { CacheReader, ControllerEnv, KindRef } from '../../src/index';

@@ -29,7 +29,7 @@ export function rewriteApiVersion(obj: KubeObject, toApiVersion: string): KubeOb
 
 /**
  * The converters the server runs in process, by `<group>/<Kind>`: Advanced StatefulSet
- * (v1alpha1 <-> v1beta1, spec/statefulset.md §2.3). AdvancedCronJob has none (its CRD's strategy
+ * (v1alpha1 <-> v1beta1, docs/reference/statefulset.md §2.3). AdvancedCronJob has none (its CRD's strategy
  * is None: only apiVersion changes).
  */
 export const IN_PROCESS_CONVERTERS: ReadonlyMap<string, InProcessConverter> = new Map([

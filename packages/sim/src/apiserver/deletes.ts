@@ -55,7 +55,7 @@ export async function deleteObject(ctx: ApiContext, req: WriteRequest, current?:
     const w = await ctx.webhooks.admit(req.res, 'DELETE', undefined, old, undefined, req.query.has('dryRun'));
     if (!w.ok) return fail(w.status);
   } else {
-    // The server plays kruise: its deletion protection (spec/operator.md §1), dry runs included
+    // The server plays kruise: its deletion protection (docs/reference/operator.md §1), dry runs included
     // (D1.11), on the stored object.
     const d = ctx.sim.admission.admitDelete(obj, deleteAdmissionContext(ctx.sim));
     if (!d.allowed) return fail(status(d.code, d.reason, d.message));

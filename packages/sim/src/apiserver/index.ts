@@ -58,7 +58,7 @@ export interface ApiServerOptions {
   controllers?: 'all' | 'none';
   /**
    * Feature gates of the default simulation (its controllers and built-in admission, e.g.
-   * `{ResourcesDeletionProtection: true}` for kruise's deletion protection, spec/operator.md §1).
+   * `{ResourcesDeletionProtection: true}` for kruise's deletion protection, docs/reference/operator.md §1).
    * Ignored with `controllers: 'none'` (the operator has its own) and when `simulation` is given
    * (its gates apply: scenario `cluster.featureGates`).
    */

@@ -1,5 +1,5 @@
 // The simulator's minimal batch/v1 Job controller — an APPROXIMATION of Kubernetes' Job
-// controller, so an AdvancedCronJob whose template is a Job (spec/advancedcronjob.md AC4) sees its
+// controller, so an AdvancedCronJob whose template is a Job (docs/reference/advancedcronjob.md AC4) sees its
 // children run and finish. The simulator's containers never exit on their own, so a pod "runs"
 // for a while instead: a pod that has been Ready for `runSeconds` (default 10 s, annotation
 // `sim.kruise-ts.io/job-run-seconds` on the Job) counts as succeeded; the controller adds it to

@@ -1,6 +1,6 @@
 // The nodeops controllers' registrations with the simulator (packages/nodeops/README.md
 // "Simulator registration"): ImagePullJob, NodeImage (keyed by node name, also reconciled from
-// Node events so a missing NodeImage gets created, spec/daemon.md §5.2), ImageListPullJob,
+// Node events so a missing NodeImage gets created, docs/reference/daemon.md §5.2), ImageListPullJob,
 // AdvancedCronJob and ContainerRecreateRequest, each with its admission hooks (the api package's
 // setDefaults*, then the nodeops validate*). The node side (pulls, container restarts) is
 // played by ../nodeSide.ts.

@@ -1,5 +1,5 @@
 // `kubectl get clone`-style tables: OpenKruise v1.8.2's CloneSet printer
-// columns (spec/crds.md) laid out the way kubectl's tab writer does it
+// columns (docs/reference/crds.md) laid out the way kubectl's tab writer does it
 // (minimum width 6, padding 3; the last column unpadded).
 import type { KubeObject } from '@kruise-ts/api';
 import { humanDuration } from '../time';

@@ -1,6 +1,6 @@
 // CRD version conversion with the server's own controllers (controllers: all): a multi-version
 // CRD's objects are stored in the storage version and served in the requested one, converting
-// in process (Advanced StatefulSet: convertStatefulSet, spec/statefulset.md §2.3; CRDs with
+// in process (Advanced StatefulSet: convertStatefulSet, docs/reference/statefulset.md §2.3; CRDs with
 // strategy None such as AdvancedCronJob: only apiVersion changes). GET, LIST, WATCH, CREATE,
 // UPDATE, PATCH, status and scale.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

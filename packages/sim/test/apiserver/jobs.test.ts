@@ -2,7 +2,7 @@
 // kube-apiserver Table (NAME STATUS COMPLETIONS DURATION AGE); with `controllers: 'all'` the Job
 // approximation runs them (src/kinds/job.ts) and an AdvancedCronJob's Jobs complete; with
 // `controllers: 'none'` Jobs are stored and served only. Plus Ingress (networking.k8s.io/v1), served
-// for deletion protection (spec/operator.md §1.3).
+// for deletion protection (docs/reference/operator.md §1.3).
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';

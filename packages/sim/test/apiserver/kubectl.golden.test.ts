@@ -81,7 +81,7 @@ describe.skipIf(!HAVE_KUBECTL)('kubectl golden flow', () => {
     expect(r.stdout).toBe('cloneset.apps.kruise.io/sample created\n');
   });
 
-  it('get clone prints the columns of spec/crds.md and 5 in every count column once the pods are ready', async () => {
+  it('get clone prints the columns of docs/reference/crds.md and 5 in every count column once the pods are ready', async () => {
     s.advance(60_000);
     const r = await kubectl('get', 'clone');
     expect(r.stdout).toBe(
