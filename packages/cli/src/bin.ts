@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `kruise-ts` executable.
-import { main } from './index';
+import { main } from './program';
 
 main(process.argv.slice(2)).then(
   (code) => {
