@@ -2,9 +2,9 @@
 // which lacks imageListPullJobTemplate), field names as OpenKruise v1.9.0
 // `apis/apps/v1beta1/advancedcronjob_types.go` (docs/reference/advancedcronjob.md §1.1), and
 // defaulting (docs/reference/advancedcronjob.md AC1.3, AC1.4; v1.8.2 differences §9 item 3).
-import type { JobTemplateSpec } from 'kubernetes-types/batch/v1';
-import type { ObjectReference } from 'kubernetes-types/core/v1';
-import type { ObjectMeta } from 'kubernetes-types/meta/v1';
+import type { JobTemplateSpec } from 'kubernetes-types/batch/v1.js';
+import type { ObjectReference } from 'kubernetes-types/core/v1.js';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import type { BroadcastJobSpec } from './broadcastjob';
 import {
   clone,

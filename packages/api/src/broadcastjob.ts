@@ -2,7 +2,7 @@
 // AdvancedCronJob needs them (docs/reference/advancedcronjob.md AC1.3, AC4.11, AC5.2), plus the
 // CompletionPolicy the image-pull jobs share (docs/reference/daemon.md §3.1). Field names as
 // OpenKruise v1.8.2 `apis/apps/v1alpha1/broadcastjob_types.go`.
-import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
+import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import {
   clone,
   type DefaultingOptions,

@@ -1,7 +1,7 @@
 // CloneSet types (apps.kruise.io/v1alpha1), field names as OpenKruise v1.8.2
 // `apis/apps/v1alpha1/cloneset_types.go` (docs/reference/cloneset.md §2, §13).
-import type { PersistentVolumeClaim, PodTemplateSpec } from 'kubernetes-types/core/v1';
-import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import type { PersistentVolumeClaim, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import {
   clone,
   DEFAULT_REVISION_HISTORY_LIMIT,

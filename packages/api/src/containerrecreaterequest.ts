@@ -7,7 +7,7 @@ import type {
   HTTPGetAction,
   Pod,
   TCPSocketAction,
-} from 'kubernetes-types/core/v1';
+} from 'kubernetes-types/core/v1.js';
 import { LABEL_CRR_ACTIVE, LABEL_CRR_NODE_NAME, LABEL_CRR_POD_UID } from './constants';
 import { clone, type DefaultingOptions, defaultEmpty, ensureObject, isObject, type Obj } from './defaulting';
 import type { TypedObject } from './meta';

@@ -1,8 +1,8 @@
 // Advanced DaemonSet types (apps.kruise.io/v1alpha1), field names as OpenKruise v1.8.2
 // `apis/apps/v1alpha1/daemonset_types.go` (docs/reference/daemonset.md §1, §10), and defaulting
 // (`SetDefaultsDaemonSet`, docs/reference/daemonset.md §1.2).
-import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
-import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import {
   clone,
   DEFAULT_REVISION_HISTORY_LIMIT,

@@ -1,7 +1,7 @@
 // ImagePullJob types (apps.kruise.io/v1alpha1) and the job template shared with
 // ImageListPullJob, field names as OpenKruise v1.8.2 `apis/apps/v1alpha1/imagepulljob_types.go`
 // (docs/reference/daemon.md §3), and defaulting (docs/reference/daemon.md §3.3).
-import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import type { CompletionPolicy } from './broadcastjob';
 import { DELETION_PROTECTION_FINALIZER } from './constants';
 import {

@@ -1,6 +1,6 @@
 // Shapes shared by every Kubernetes object kruise-ts handles: the generic
 // KubeObject envelope and the int-or-string value used across Kruise specs.
-import type { ObjectMeta } from 'kubernetes-types/meta/v1';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 
 /** An int-or-string field exactly as written in YAML: `3` or `"20%"`. */
 export type IntOrString = number | string;

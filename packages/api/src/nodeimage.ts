@@ -1,7 +1,7 @@
 // NodeImage types (apps.kruise.io/v1alpha1, cluster-scoped, name = node name), field names
 // as OpenKruise v1.8.2 `apis/apps/v1alpha1/nodeimage_types.go` (docs/reference/daemon.md §5.1), and
 // defaulting (docs/reference/daemon.md §5.1 item 2).
-import type { ObjectReference } from 'kubernetes-types/core/v1';
+import type { ObjectReference } from 'kubernetes-types/core/v1.js';
 import { clone, type DefaultingOptions, defaultNil, ensureObject, isObject, type Obj } from './defaulting';
 import type { ImagePullPolicy, SandboxConfig } from './imagepulljob';
 import type { TypedObject } from './meta';

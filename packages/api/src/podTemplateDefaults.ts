@@ -4,7 +4,7 @@
 // docs/reference/cloneset.md §2.1 "pod defaults", sidecarset.md SS-1.2.3/SS-1.2.4,
 // advancedcronjob.md AC1.3). The `apply*` functions mutate a private copy the
 // caller owns; the exported `setDefaults*` wrappers return new objects.
-import type { Container, PersistentVolumeClaim, PodSpec, PodTemplateSpec } from 'kubernetes-types/core/v1';
+import type { Container, PersistentVolumeClaim, PodSpec, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { clone, defaultEmpty, defaultNil, isObject, type Obj } from './defaulting';
 import { imageTag } from './imageRef';
 

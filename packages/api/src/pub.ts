@@ -2,8 +2,8 @@
 // hooks, update priority and scatter strategies, the in-place update strategy and
 // the JSON shapes of the in-place update annotations (docs/reference/core.md §2.7, §3, §4).
 // Field names are exactly the Go JSON names.
-import type { ResourceRequirements } from 'kubernetes-types/core/v1';
-import type { LabelSelector, ObjectMeta } from 'kubernetes-types/meta/v1';
+import type { ResourceRequirements } from 'kubernetes-types/core/v1.js';
+import type { LabelSelector, ObjectMeta } from 'kubernetes-types/meta/v1.js';
 
 // ---- lifecycle (docs/reference/core.md §3.1) ------------------------------------------
 

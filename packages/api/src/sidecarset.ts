@@ -1,8 +1,13 @@
 // SidecarSet types (apps.kruise.io/v1alpha1, cluster-scoped), field names as OpenKruise
 // v1.8.2 `apis/apps/v1alpha1/sidecarset_types.go` (docs/reference/sidecarset.md §1.1, §5.4), and
 // defaulting (docs/reference/sidecarset.md §1.2, SS-1.2.1 … SS-1.2.7).
-import type { Container, LocalObjectReference, ObjectFieldSelector, Volume } from 'kubernetes-types/core/v1';
-import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import type {
+  Container,
+  LocalObjectReference,
+  ObjectFieldSelector,
+  Volume,
+} from 'kubernetes-types/core/v1.js';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import {
   clone,
   DEFAULT_REVISION_HISTORY_LIMIT,

@@ -2,8 +2,8 @@
 // names as OpenKruise v1.8.2 `apis/apps/v1beta1/statefulset_types.go` and
 // `apis/apps/v1alpha1/statefulset_types.go` (docs/reference/statefulset.md §2), and defaulting
 // (`apis/apps/defaults/v1beta1.go`, docs/reference/statefulset.md §2.1).
-import type { PersistentVolumeClaim, PodTemplateSpec } from 'kubernetes-types/core/v1';
-import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import type { PersistentVolumeClaim, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { APPS_V1ALPHA1 } from './constants';
 import {
   clone,
@@ -40,7 +40,7 @@ export interface UnorderedUpdateStrategy {
 
 /** `updateStrategy.rollingUpdate`. */
 export interface RollingUpdateStatefulSetStrategy {
-  /** Pods kept at the current revision (count-based, §8.2). Default 0. */
+  /** Pods kept at the current revision (count-based, docs/reference/statefulset.md §2.3). Default 0. */
   partition?: number;
   /** Default 1. */
   maxUnavailable?: IntOrString;

@@ -1,9 +1,9 @@
 // UnitedDeployment types (apps.kruise.io/v1alpha1), field names as OpenKruise v1.8.2
 // `apis/apps/v1alpha1/uniteddeployment_types.go` (docs/reference/uniteddeployment.md §1, §10), and
 // defaulting (`SetDefaultsUnitedDeployment`, docs/reference/uniteddeployment.md §1.3).
-import type { StatefulSetSpec as AppsStatefulSetSpec, DeploymentSpec } from 'kubernetes-types/apps/v1';
-import type { NodeSelectorTerm, Toleration } from 'kubernetes-types/core/v1';
-import type { LabelSelector, ObjectMeta } from 'kubernetes-types/meta/v1';
+import type { StatefulSetSpec as AppsStatefulSetSpec, DeploymentSpec } from 'kubernetes-types/apps/v1.js';
+import type { NodeSelectorTerm, Toleration } from 'kubernetes-types/core/v1.js';
+import type { LabelSelector, ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import type { CloneSetSpec } from './cloneset';
 import {
   clone,

@@ -4,7 +4,7 @@
 import type { CloneSet } from '@kruise-ts/api';
 import { LifecycleStates } from '@kruise-ts/api';
 import { resolveFeatureGates } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { type ResolvedParams, resolveParams } from './params';
 import {
   isCloneSetPodAvailable,

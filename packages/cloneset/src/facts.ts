@@ -8,7 +8,7 @@ import {
   type LifecycleState,
   LifecycleStates,
 } from '@kruise-ts/api';
-import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
+import type { Pod, PodCondition } from 'kubernetes-types/core/v1.js';
 import type { PodClassification } from './diffs';
 import {
   isInPlaceRefreshNoopWith,

@@ -3,7 +3,7 @@
 // revision rule (hashEquals) and the pod-level in-place completion check.
 import { CONDITION_INPLACE_UPDATE_READY, LABEL_LIFECYCLE_STATE, type Lifecycle } from '@kruise-ts/api';
 import { checkPodUpdateCompleted, type FeatureGates, refreshPodLifecycle } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { hashEquals } from './predicates';
 
 /**

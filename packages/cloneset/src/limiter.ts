@@ -1,6 +1,6 @@
 // The update limiter of docs/reference/cloneset.md §9.4 (`limitUpdateIndexes`): how many of the
 // ordered update candidates may be updated now without breaking the unavailability budget.
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { isCloneSetPodAvailable, revisionMatcher } from './predicates';
 import type { CloneSetDiffs } from './types';
 

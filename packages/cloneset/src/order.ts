@@ -9,7 +9,7 @@ import {
   memoizedTimeParser,
   sortIndexesByActivePods,
 } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { leadingBucketOf } from './podMemo';
 
 /**

@@ -3,8 +3,8 @@
 // labels left the selector, and the `disablePVCReuse` PVC cleanup.
 import { type CloneSet, LABEL_CLONESET_INSTANCE_ID } from '@kruise-ts/api';
 import { type Action, labelSelectorAsRequirements, requirementMatches } from '@kruise-ts/core';
-import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
-import type { OwnerReference } from 'kubernetes-types/meta/v1';
+import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
+import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 import { PodBits, type PodContentFacts, readPodContentFacts } from './podMemo';
 import { coreRef } from './podPatch';
 import { Reasons } from './types';
@@ -91,8 +91,8 @@ export function listPods(cs: CloneSet, pods: readonly Pod[]): ListedPods {
   // cursor or a few places further on (a pod went away in between). A pod not found is read
   // afresh, and the cursor then moves past that pod's previous version, found by name: the
   // pod changed in place. Without that step a run of changed pods longer than the look-ahead
-  // (an update wave takes the first 2,000 of 10k pods in order) left the cursor behind, and
-  // every pod after the run was read again although it had not changed. A reused pod keeps its
+  // (an update wave takes the first 2,000 of 10k pods in order) would leave the cursor behind,
+  // and every pod after the run would be read again although it had not changed. A reused pod keeps its
   // class too, read from the previous listing's byte array: the facts object is not touched.
   const prev = previousListings.get(key);
   const facts: PodContentFacts[] = new Array(pods.length);

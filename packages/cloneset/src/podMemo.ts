@@ -23,7 +23,7 @@ import {
   LifecycleStates,
 } from '@kruise-ts/api';
 import { type ActivePodsKey, activePodsKey } from '@kruise-ts/core';
-import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
+import type { Pod, PodCondition } from 'kubernetes-types/core/v1.js';
 import { updateReadyOf } from './predicates';
 
 // Local copies of imported constants (under vitest's module runner every read of an imported

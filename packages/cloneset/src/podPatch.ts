@@ -7,7 +7,7 @@ import {
   type PatchAction,
   type PodChangeHint,
 } from '@kruise-ts/core';
-import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
+import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 
 /** The reference of a core/v1 object (a pod or a PVC), whatever its own apiVersion/kind say. */
 export function coreRef(obj: Pod | PersistentVolumeClaim, kind: 'Pod' | 'PersistentVolumeClaim'): ObjectRef {

@@ -12,7 +12,7 @@ import {
   LifecycleStates,
 } from '@kruise-ts/api';
 import { type FeatureGates, isPodAtRevision, isPodUpdate, shortHash } from '@kruise-ts/core';
-import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
+import type { Pod, PodCondition } from 'kubernetes-types/core/v1.js';
 import type { Now } from './types';
 
 // Per-pod code reads these local copies of imported constants: under vitest's module runner

@@ -14,8 +14,8 @@ import {
   revisionsToTruncate,
   revisionTemplate,
 } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { shortHashOf } from './predicates';
 import { Reasons } from './types';
 

@@ -1,7 +1,7 @@
 // The Scale step (docs/reference/cloneset.md §1.1): PreparingDelete cancellation, diffs with the
 // Scale predicate, creation, PreparingDelete and specified deletes, then scale-in.
 import { LifecycleStates } from '@kruise-ts/api';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { diffsFromCounts } from './diffs';
 import { classifyFacts } from './facts';
 import { podLifecycleState } from './predicates';

@@ -3,7 +3,7 @@
 // and scale-in selection.
 import { LifecycleStates } from '@kruise-ts/api';
 import { isHooked, pickPodsForScaleIn, setPodLifecycleState } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { instanceIdOf } from './ownership';
 import { coreRef, podPatchAction } from './podPatch';
 import { isCloneSetPodReady } from './predicates';

@@ -12,7 +12,7 @@ import {
   LifecycleStates,
 } from '@kruise-ts/api';
 import { createRng, extend, fnv32a, mix32 } from '@kruise-ts/core';
-import type { PersistentVolumeClaim, Pod, PodTemplateSpec, Volume } from 'kubernetes-types/core/v1';
+import type { PersistentVolumeClaim, Pod, PodTemplateSpec, Volume } from 'kubernetes-types/core/v1.js';
 import { controllerRefOf, instanceIdOf } from './ownership';
 import { shortHashOf } from './predicates';
 import { emitEvent, type SyncState } from './sync';

@@ -2,7 +2,7 @@
 // at the start of the reconcile, the revision names, and the write rule.
 import type { CloneSet, CloneSetCondition, CloneSetStatus } from '@kruise-ts/api';
 import { labelSelectorAsString } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { computePodFacts, type PodFacts } from './facts';
 import { resolvePartition } from './params';
 

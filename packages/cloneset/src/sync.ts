@@ -9,8 +9,8 @@ import type {
   InPlaceUpdateSpecCache,
   ObjectRef,
 } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Node, PersistentVolumeClaim, Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Node, PersistentVolumeClaim, Pod, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import type { PodFacts } from './facts';
 import type { ResolvedParams } from './params';
 

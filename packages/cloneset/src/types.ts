@@ -1,10 +1,10 @@
-// Types of the CloneSet controller's public entry points (design/API.md) and the
+// Types of the CloneSet controller's public entry points (docs/architecture.md) and the
 // stable `reason` words its actions carry.
 
 import type { CloneSet } from '@kruise-ts/api';
 import type { FeatureGates } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Node, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Node, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 
 /** Time as the API gives it: an RFC 3339 string or a Date. */
 export type Now = string | Date;
@@ -38,7 +38,7 @@ export interface CloneSetDiffs {
 /** Which pods count as updated (docs/reference/cloneset.md §4.3). */
 export type IsPodUpdateFn = (pod: Pod, updateRevision: string) => boolean;
 
-/** The context of `calculateDiffs` (design/API.md). */
+/** The context of `calculateDiffs` (docs/architecture.md). */
 export interface CalculateDiffsContext {
   currentRevision: string;
   updateRevision: string;

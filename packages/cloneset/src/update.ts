@@ -25,8 +25,8 @@ import {
   sortUpdateIndexesByPriority,
   sortUpdateIndexesByScatter,
 } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { isInPlaceRefreshNoop, isRefreshNoop, type PodFacts } from './facts';
 import { refreshLifecycle } from './lifecycle';
 import { limitUpdateIndexes } from './limiter';

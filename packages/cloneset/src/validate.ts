@@ -18,7 +18,7 @@ import {
   validateUpdatePriorityStrategy,
   validateWorkloadSelector,
 } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { DEFAULT_MAX_UNAVAILABLE } from './params';
 import type { ValidateCloneSetContext } from './types';
 

@@ -1,11 +1,11 @@
-// Test fixtures: the compact pod form of upstream-cases/cloneset/README.md turned into
+// Test fixtures: the compact pod form of testdata/upstream/cloneset/README.md turned into
 // real Pods, CloneSets from partial specs, and the JSON case loader.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CloneSet } from '@kruise-ts/api';
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 
-/** Loads `shared/upstream-cases/cloneset/<file>`. */
+/** Loads `testdata/upstream/cloneset/<file>`. */
 export function loadCases<T = any>(file: string): { cases: T[]; [k: string]: unknown } {
   return JSON.parse(
     readFileSync(

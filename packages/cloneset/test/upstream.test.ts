@@ -1,4 +1,4 @@
-// The remaining upstream case files of shared/upstream-cases/cloneset/: partition,
+// The remaining upstream case files of testdata/upstream/cloneset/: partition,
 // revision matching, status (derived), the update count (diffs + limiter), and the
 // orderings CloneSet uses (scale-in comparator, spread ranker, priority, scatter).
 import {

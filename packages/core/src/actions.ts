@@ -1,4 +1,4 @@
-// The one action vocabulary every reconcile returns (design/API.md): Kubernetes
+// The one action vocabulary every reconcile returns (docs/architecture.md): Kubernetes
 // verbs on objects plus events, each with a machine-readable reason.
 import type { KubeObject } from '@kruise-ts/api';
 import type { FieldError } from './errors';

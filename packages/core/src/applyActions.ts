@@ -1,4 +1,4 @@
-// An in-memory API server for the action vocabulary (design/API.md "The action
+// An in-memory API server for the action vocabulary (docs/architecture.md "The action
 // vocabulary"): applies create / delete / patch / update / updateStatus / event to a
 // list of plain objects with uids, resourceVersions, generations, creation and deletion
 // timestamps, finalizers and background garbage collection. Deterministic: uids and

@@ -7,7 +7,7 @@
 // object; kruise-ts hashes canonical JSON (sorted keys). Only "equal input ⇒ equal hash"
 // (and, in practice, "different input ⇒ different hash") is relied upon.
 import { ANNOTATION_CLONESET_VCT_HASH } from '@kruise-ts/api';
-import type { PersistentVolumeClaim } from 'kubernetes-types/core/v1';
+import type { PersistentVolumeClaim } from 'kubernetes-types/core/v1.js';
 
 const FNV32_OFFSET = 0x811c9dc5;
 const FNV32_PRIME = 0x01000193;

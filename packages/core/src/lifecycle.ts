@@ -9,7 +9,7 @@ import {
   type LifecycleState,
   LifecycleStates,
 } from '@kruise-ts/api';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { formatTime, type Now } from './inplace/internal';
 import { extend } from './objects';
 import {

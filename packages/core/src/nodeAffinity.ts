@@ -9,7 +9,7 @@ import type {
   Pod,
   Taint,
   Toleration,
-} from 'kubernetes-types/core/v1';
+} from 'kubernetes-types/core/v1.js';
 import {
   type LabelRequirement,
   newRequirement,

@@ -2,7 +2,7 @@
 // Appendix D.8): each writer adds or removes its {userAgent, key} message; the condition is
 // False while any message remains.
 import { CONDITION_KRUISE_POD_READY } from '@kruise-ts/api';
-import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
+import type { Pod, PodCondition } from 'kubernetes-types/core/v1.js';
 import {
   findCondition,
   formatTime,

@@ -1,6 +1,6 @@
 // Pod QoS class (docs/reference/core.md Appendix C.2, Kubernetes v1.30), used by the vertical-scaling
 // guard R1.7/R1.12: an in-place resize must not change the pod's QoS class.
-import type { Container, PodSpec } from 'kubernetes-types/core/v1';
+import type { Container, PodSpec } from 'kubernetes-types/core/v1.js';
 import { tryParseQuantity } from './quantity';
 
 /** The three Kubernetes QoS classes. */

@@ -2,7 +2,7 @@
 // Kubernetes' Available (R5.2), active/terminating pods, the set-condition rule (R5.5)
 // and the Ready recomputation from readiness gates (R5.4). Also the time helpers every
 // rule here needs: `now` is always an input (RFC 3339 string or Date).
-import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
+import type { Pod, PodCondition } from 'kubernetes-types/core/v1.js';
 import { KruiseError } from './errors';
 
 // ---- time ---------------------------------------------------------------------

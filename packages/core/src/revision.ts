@@ -5,8 +5,8 @@
 // docs/reference/uniteddeployment.md §9.6), and deciding which revision a pod belongs to.
 import type { KubeObject } from '@kruise-ts/api';
 import { LABEL_CONTROLLER_REVISION_HASH, LABEL_LIFECYCLE_STATE, LifecycleStates } from '@kruise-ts/api';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { type FeatureGates, resolveFeatureGates } from './featureGates';
 import { canonicalJSON, computeHash } from './hash';
 

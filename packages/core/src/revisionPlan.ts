@@ -1,9 +1,9 @@
-// One reconcile's revision plan for a workload that keeps ControllerRevisions (CloneSet §12,
+// One reconcile's revision plan for a workload that keeps ControllerRevisions (CloneSet: cloneset.md §12,
 // Advanced StatefulSet R4.4): sort the owned revisions, choose the update revision with
 // {@link chooseUpdateRevision}, write it (create, or the rollback's renumbering), and find the
 // current revision. The controllers differ only in how a rollback is written.
 import type { KubeObject } from '@kruise-ts/api';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Action } from './actions';
 import { chooseUpdateRevision, nextRevisionNumber, sortControllerRevisions } from './revision';
 

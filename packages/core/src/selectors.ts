@@ -3,7 +3,7 @@
 // its parser (k8s.io/apimachinery labels.Parse). Node affinity and taints live in
 // ./nodeAffinity, label-key/value syntax in ./nameValidation and the string parser in
 // ./selectorString; all are re-exported here.
-import type { LabelSelector, LabelSelectorRequirement } from 'kubernetes-types/meta/v1';
+import type { LabelSelector, LabelSelectorRequirement } from 'kubernetes-types/meta/v1.js';
 import { type FieldError, invalid, KruiseError, required } from './errors';
 import { parseGoInt } from './intstr';
 import { isQualifiedName, isValidLabelValue } from './nameValidation';

@@ -1,7 +1,7 @@
 // Specified delete and the unavailable-label prefix (docs/reference/core.md §7.1 R7.1, §7.2 R7.2;
 // docs/reference/cloneset.md §4.4): reading and writing the `apps.kruise.io/specified-delete` label.
 import { LABEL_PREFIX_UNAVAILABLE_POD, LABEL_SPECIFIED_DELETE } from '@kruise-ts/api';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 
 /** The value CloneSet writes when it marks a pod for deletion (R7.2). */
 export const SPECIFIED_DELETE_VALUE = 'true';

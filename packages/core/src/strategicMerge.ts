@@ -3,7 +3,7 @@
 // patches to pods and other objects (B.4) for the subset kruise-ts needs: merge-keyed lists
 // of pods, primitive merge lists (finalizers), and the `$patch`, `$deleteFromPrimitiveList`
 // and `$setElementOrder` directives. Everything else replaces.
-import type { ObjectMeta } from 'kubernetes-types/meta/v1';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { KruiseError } from './errors';
 import { compareStringsBytewise, jsonDeepEqual } from './jsonDiff';
 
@@ -143,7 +143,7 @@ export function createMetadataStrategicPatch(
  */
 export type ListStrategy = string | 'primitive' | 'replace';
 
-/** The pod (and object metadata) list strategies kruise-ts applies (B.4 and design/API.md). */
+/** The pod (and object metadata) list strategies kruise-ts applies (docs/reference/core.md §B.4 and docs/architecture.md). */
 export const podListStrategies: Readonly<Record<string, ListStrategy>> = Object.freeze({
   'metadata.finalizers': 'primitive',
   'metadata.ownerReferences': 'uid',

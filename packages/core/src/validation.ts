@@ -4,8 +4,8 @@
 // and scatter strategies (docs/reference/core.md R4.1, docs/reference/cloneset.md §2.2).
 // `validateLabelSelector` lives in ./selectors, the name syntax checks in ./nameValidation.
 import type { IntOrString, UpdatePriorityStrategy, UpdateScatterStrategy } from '@kruise-ts/api';
-import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
-import type { LabelSelector, ObjectMeta } from 'kubernetes-types/meta/v1';
+import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
+import type { LabelSelector, ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { duplicate, type FieldError, forbidden, invalid, notSupported, required, tooLong } from './errors';
 import {
   kruiseScaledValueFromIntOrPercent,

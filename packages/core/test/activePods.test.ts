@@ -1,5 +1,5 @@
 // Kubernetes "active pods" order for CloneSet update candidates (docs/reference/core.md §4.3,
-// docs/reference/cloneset.md §9.3.1: rules 1, 2, 4, 7, 8, 9 of §8.3; no availability, cost or rank).
+// docs/reference/cloneset.md cloneset.md §9.3.1: rules 1, 2, 4, 7, 8, 9 of §8.3; no availability, cost or rank).
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { compareActivePods, sortActivePods, sortIndexesByActivePods } from '../src/ordering/activePods';
@@ -81,7 +81,7 @@ describe('§4.3 active pods order', () => {
     first(newer, older);
     first(pod({ name: 'z', node: 'n', phase: 'Running' }), newer);
   });
-  it('no deletion cost in the active-pods order (§9.3.1)', () => {
+  it('no deletion cost in the active-pods order (cloneset.md §9.3.1)', () => {
     const a = pod({ name: 'a', node: 'n', phase: 'Running', cost: '100' });
     const b = pod({ name: 'b', node: 'n', phase: 'Running', cost: '-100' });
     expect(compareActivePods(a, b)).toBe(0);

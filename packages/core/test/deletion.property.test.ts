@@ -1,4 +1,4 @@
-// The scale-in comparator (docs/reference/cloneset.md §8.3) and the active-pods comparator (§9.3.1) are
+// The scale-in comparator (docs/reference/cloneset.md §8.3) and the active-pods comparator (cloneset.md §9.3.1) are
 // strict weak orders: irreflexive, antisymmetric, transitive, with transitive incomparability.
 
 import fc from 'fast-check';
@@ -91,7 +91,7 @@ describe('strict weak orders', () => {
       }),
     );
   });
-  it('§9.3.1: compareActivePods', () => {
+  it('cloneset.md §9.3.1: compareActivePods', () => {
     fc.assert(fc.property(triple, ([a, b, c]) => checkStrictWeakOrder(compareActivePods, [a, b, c])));
   });
 });

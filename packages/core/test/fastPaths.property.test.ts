@@ -49,7 +49,7 @@ function pairwiseIndexSort(pods: readonly (Pod | undefined)[], indexes: readonly
   });
 }
 
-describe('§9.3.1 keyed active-pods sort (keys computed once)', () => {
+describe('cloneset.md §9.3.1 keyed active-pods sort (keys computed once)', () => {
   it('sortIndexesByActivePods equals the stable pairwise sort, with missing pods last', () => {
     fc.assert(
       fc.property(

@@ -1,5 +1,5 @@
 // Test helpers for the in-place/lifecycle suites: loading upstream JSON cases and the
-// "semantic" comparison of upstream-cases/core/README.md (absent == null == "" == empty map/list,
+// "semantic" comparison of testdata/upstream/core/README.md (absent == null == "" == empty map/list,
 // quantities by value, JSON annotation values compared parsed).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ export interface UpstreamCase<I = any, E = any> {
   note?: string;
 }
 
-/** Loads `shared/upstream-cases/core/<file>` (the repo's sibling folder). */
+/** Loads `testdata/upstream/core/<file>` . */
 export function loadCases<I = any, E = any>(file: string): UpstreamCase<I, E>[] {
   const url = new URL(`../../../testdata/upstream/core/${file}`, import.meta.url);
   return JSON.parse(readFileSync(fileURLToPath(url), 'utf8')).cases;

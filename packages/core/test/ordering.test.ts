@@ -1,10 +1,10 @@
-// The public entry points of design/API.md for orderings, specified delete and expectations are
+// The public entry points of docs/architecture.md for orderings, specified delete and expectations are
 // exported from '@kruise-ts/core' with the documented shapes.
 import * as core from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 
-describe('API.md: @kruise-ts/core exports the ordering entry points', () => {
+describe('docs/architecture.md: @kruise-ts/core exports the ordering entry points', () => {
   it.each([
     'sortUpdateIndexesByPriority',
     'sortUpdateIndexesByScatter',

@@ -1,4 +1,4 @@
-// chooseUpdateRevision: the update-revision rule CloneSet (§12) and Advanced StatefulSet (R4.4) share.
+// chooseUpdateRevision: the update-revision rule CloneSet (cloneset.md §12) and Advanced StatefulSet (R4.4) share.
 import { chooseUpdateRevision, deepFreeze, newControllerRevision } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { PodTemplateSpec } from 'kubernetes-types/core/v1';

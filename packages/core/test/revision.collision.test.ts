@@ -1,6 +1,6 @@
 // resolveRevisionNameCollision and chooseUpdateRevision's `taken` / `equal` options: the name
-// step shared by CloneSet (§12), ASTS (R4.4), DaemonSet (§12.3), SidecarSet (SS-5.3.2) and
-// UnitedDeployment (§9.6, Q8).
+// step shared by CloneSet (cloneset.md §12), ASTS (statefulset.md §R4.4), DaemonSet (daemonset.md §12.3), SidecarSet (SS-5.3.2) and
+// UnitedDeployment (uniteddeployment.md §9.6, §Q8).
 import {
   chooseUpdateRevision,
   deepFreeze,
@@ -64,7 +64,7 @@ describe('resolveRevisionNameCollision', () => {
 });
 
 describe('chooseUpdateRevision options', () => {
-  it('UD §9.6/Q8: a revision the selector did not list, with equal data and the same name → existing', () => {
+  it('uniteddeployment.md §9.6/Q8: a revision the selector did not list, with equal data and the same name → existing', () => {
     // The UD lists nothing (cloneSetTemplate revisions carry no labels), but the namespace has it.
     const unlisted = deepFreeze(rev('a', 1));
     const c = chooseUpdateRevision([], (n) => rev('a', 1, n), 0, { taken: [unlisted] });

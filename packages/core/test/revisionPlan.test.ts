@@ -1,5 +1,5 @@
-// planControllerRevisions: the revision plan CloneSet and Advanced StatefulSet share (docs/reference/cloneset.md
-// §12, docs/reference/statefulset.md R4.4): use the newest revision when it matches, renumber an older
+// planControllerRevisions: the revision plan CloneSet and Advanced StatefulSet share (CloneSet:
+// docs/reference/cloneset.md §12, docs/reference/statefulset.md R4.4): use the newest revision when it matches, renumber an older
 // matching one (rollback), else create the candidate; the current revision is the one the status names.
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import { describe, expect, it } from 'vitest';

@@ -21,7 +21,7 @@ describe('R7.2 specified delete', () => {
     expect(isSpecifiedDelete(pod({ app: 'web' }))).toBe(false);
     expect(isSpecifiedDelete(pod(undefined))).toBe(false);
   });
-  it('cloneset §4.4: a name in scaleStrategy.podsToDelete also counts', () => {
+  it('cloneset.md §4.4: a name in scaleStrategy.podsToDelete also counts', () => {
     expect(isSpecifiedDelete(pod({}), ['other', 'web-x7k2p'])).toBe(true);
     expect(isSpecifiedDelete(pod({}), ['other'])).toBe(false);
     expect(isSpecifiedDelete({ metadata: {} }, ['web-x7k2p'])).toBe(false);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the daemon's real-runtime integration suite needs on a fresh Debian machine, as root
-# (see shared/guides/real-containerd.md): containerd 1.6 + runc (the CRI runtime), busybox-static
+# containerd 1.6 + runc (the CRI runtime), busybox-static
 # (the test images are built from it, with no network), Debian's docker-registry (loopback registries)
 # and skopeo (pushes the images into them). The packages' services are not started (policy-rc.d on
 # these machines; we also stop any that did start): the tests start private instances and stop them

@@ -2,7 +2,7 @@
 // pull secrets the way kubelet builds one (dockerconfigjson / dockercfg, host globs, path prefixes,
 // most specific first), then node-level entries. Credentials never leave this module except as the
 // CRI `auth {username, password}`; see `redactCredential` for what may be logged.
-import type { Secret } from 'kubernetes-types/core/v1';
+import type { Secret } from 'kubernetes-types/core/v1.js';
 
 /** One registry credential. */
 export interface DockerCredential {

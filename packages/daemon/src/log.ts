@@ -1,5 +1,5 @@
 // JSON logs of the daemon (pino), with redaction of anything credential-shaped as a second line of
-// defence: the code never passes secrets to the logger in the first place (issue 11: "never logs a secret").
+// defence: the daemon never logs a secret, and its code never passes one to the logger in the first place.
 import { type DestinationStream, type Logger, pino } from 'pino';
 
 export type { Logger } from 'pino';

@@ -1,4 +1,4 @@
-// The failed-pod back-off of docs/reference/daemonset.md §5.5, kept in `controllerState` (design/API.md)
+// The failed-pod back-off of docs/reference/daemonset.md §5.5, kept in `controllerState` (docs/architecture.md)
 // instead of controller memory: per key `<ds uid>/<observedGeneration>/<node>` a window that
 // starts at 1 s and doubles on every deletion of a failed pod, up to 15 min.
 import { FAILED_POD_BACKOFF_INITIAL_SECONDS, FAILED_POD_BACKOFF_MAX_SECONDS } from './constants';

@@ -1,7 +1,7 @@
 // The numbers of a rolling-update round and of pod creation: surge/unavailable budgets
 // (docs/reference/daemonset.md §7.1), the eligible nodes and their order (§7.2), partition-limited
 // creation (§5.4) and the per-sync burst (§5.6).
-import type { Node, Pod } from 'kubernetes-types/core/v1';
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { DEFAULT_BURST_REPLICAS } from './constants';
 import { labelSelectorMatches, scaledValueFromIntOrPercent } from './coreShim';
 import type { NodeToPods } from './nodePods';

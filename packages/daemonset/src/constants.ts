@@ -8,7 +8,7 @@ import {
   TAINT_NODE_UNREACHABLE,
   TAINT_NODE_UNSCHEDULABLE,
 } from '@kruise-ts/api';
-import type { Toleration } from 'kubernetes-types/core/v1';
+import type { Toleration } from 'kubernetes-types/core/v1.js';
 
 export {
   ANNOTATION_DAEMONSET_PROGRESSIVE_CREATE_POD as ANNOTATION_PROGRESSIVE_CREATE_POD,

@@ -1,7 +1,7 @@
 // The one place this package imports @kruise-ts/core's shared helpers from, plus the few
 // small ones core does not offer in the shape needed here.
 import { matchesLabelSelector } from '@kruise-ts/core';
-import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 
 export {
   canonicalJSON,

@@ -10,8 +10,8 @@ import {
   refOf,
   shortHash,
 } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { EVENT_FAILED_UPDATE_POD_IN_PLACE, EVENT_SUCCESSFUL_UPDATE_POD_IN_PLACE, Reasons } from './constants';
 import { hasInPlaceReadinessGate, isDeleting, podRevision } from './predicates';
 import { revisionHash } from './revisions';

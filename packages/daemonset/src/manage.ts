@@ -3,7 +3,7 @@
 // or remove pods from nodes that must not run one (M3); pods bound to vanished nodes (§5.3);
 // partition-limited creation (§5.4); then `syncNodes` (§5.6).
 import { refOf } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { failedPodsBackoffKey } from './backoff';
 import { allowSurge, findUpdatedPodsOnNode, getNodesNeedingPods } from './budget';
 import { EVENT_FAILED_DAEMON_POD, Reasons } from './constants';

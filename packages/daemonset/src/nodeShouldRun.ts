@@ -1,6 +1,6 @@
 // Which nodes should run a daemon pod (docs/reference/daemonset.md §3): the effective tolerations
 // (§3.1), the decision table R1-R4 (§3.2) and the required scheduling constraints (§3.3).
-import type { Node, PodSpec, Taint, Toleration } from 'kubernetes-types/core/v1';
+import type { Node, PodSpec, Taint, Toleration } from 'kubernetes-types/core/v1.js';
 import { DEFAULT_DAEMON_TOLERATIONS, HOST_NETWORK_DAEMON_TOLERATION } from './constants';
 import { labelSelectorMatches, matchNodeSelectorTerms, tolerationToleratesTaint } from './coreShim';
 import type { DaemonSet } from './types';

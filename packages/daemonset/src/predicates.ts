@@ -5,7 +5,7 @@ import {
   LABEL_CONTROLLER_REVISION_HASH,
   LABEL_LIFECYCLE_STATE,
 } from '@kruise-ts/api';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import {
   ANNOTATION_DEPRECATED_TEMPLATE_GENERATION,
   ANNOTATION_PROGRESSIVE_CREATE_POD,

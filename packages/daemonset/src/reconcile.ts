@@ -11,8 +11,8 @@ import {
   refOf,
   timeOf,
 } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Node, Pod } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { type DaemonSetControllerState, FailedPodsBackoff } from './backoff';
 import { burstReplicas } from './budget';
 import { EVENT_SELECTING_ALL, Reasons } from './constants';
@@ -29,7 +29,7 @@ import type { SyncContext } from './syncContext';
 import type { DaemonSet } from './types';
 import { validateDaemonSet } from './validation';
 
-/** What one reconcile observes (design/API.md). */
+/** What one reconcile observes (docs/architecture.md). */
 export interface ReconcileDaemonSetInput {
   daemonSet: DaemonSet;
   /** All nodes of the cluster. */

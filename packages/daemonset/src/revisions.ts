@@ -9,8 +9,8 @@ import {
   type ObjectRef,
   resolveRevisionNameCollision,
 } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { DEFAULT_REVISION_HISTORY_LIMIT, Reasons } from './constants';
 import { canonicalJSON, labelSelectorMatches } from './coreShim';
 import { controllerRefOf, daemonSetControllerRef, podRef, refersToDaemonSet } from './nodePods';

@@ -1,6 +1,6 @@
 // The rolling update (docs/reference/daemonset.md §7): budgets (§7.1), eligible nodes (§7.2), the
 // standard walk without surge (§7.3, with in-place updates §8) and the surge walk (§7.4).
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { filterDaemonPodsNodeToUpdate, findUpdatedPodsOnNode, updatedDesiredNodeCounts } from './budget';
 import { Reasons } from './constants';
 import { type InPlaceRevisions, inPlaceUpdatePods } from './inplace';

@@ -1,6 +1,6 @@
 // DaemonSet status (docs/reference/daemonset.md §10): counters over the node list, inspecting only
 // the oldest pod of each node; when to write it; the minReadySeconds resync.
-import type { Node } from 'kubernetes-types/core/v1';
+import type { Node } from 'kubernetes-types/core/v1.js';
 import type { NodeToPods } from './nodePods';
 import type { NodeShouldRun } from './nodeShouldRun';
 import { isDaemonAvailable, isPodReady, isPodUpdated } from './predicates';

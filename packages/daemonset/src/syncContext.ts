@@ -3,7 +3,7 @@
 // the actions issued so far and the requested requeue delays.
 import type { KubeObject } from '@kruise-ts/api';
 import type { Action, FeatureGates } from '@kruise-ts/core';
-import type { Node, Pod } from 'kubernetes-types/core/v1';
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { FailedPodsBackoff } from './backoff';
 import { Reasons } from './constants';
 import { mergePatchDiff, toRFC3339 } from './coreShim';

@@ -9,7 +9,7 @@ import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Node, Pod, PodCondition, Taint } from 'kubernetes-types/core/v1';
 import { reconcileDaemonSet } from '../src';
 
-/** Loads `shared/upstream-cases/daemonset/<file>`. */
+/** Loads `testdata/upstream/daemonset/<file>`. */
 export function loadUpstream<T = any>(file: string): T {
   return JSON.parse(
     readFileSync(
@@ -166,7 +166,7 @@ function mergePatch(target: any, patch: any): any {
 }
 
 /**
- * The Go test harness as a world (upstream-cases/daemonset/README "Scenario harness"): a
+ * The Go test harness as a world (testdata/upstream/daemonset/README "Scenario harness"): a
  * create adds the pod at once (no creationTimestamp until `clearExpectations`), a delete
  * removes it, revision writes and the status write are applied.
  */

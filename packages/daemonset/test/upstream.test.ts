@@ -1,4 +1,4 @@
-// OpenKruise v1.8.2's own DaemonSet unit-test cases (shared/upstream-cases/daemonset),
+// OpenKruise v1.8.2's own DaemonSet unit-test cases (testdata/upstream/daemonset),
 // one `it` per vector.
 import type { DaemonSet } from '@kruise-ts/api';
 import { deepFreeze } from '@kruise-ts/core';

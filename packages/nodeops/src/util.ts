@@ -3,7 +3,7 @@
 // seeded jitter the specs ask for (docs/reference/daemon.md §11 items 1–2).
 import type { KubeObject } from '@kruise-ts/api';
 import { canonicalJSON, createRng, parseTime, type Rng } from '@kruise-ts/core';
-import type { OwnerReference } from 'kubernetes-types/meta/v1';
+import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 
 /** `now` as accepted by every reconcile: an RFC 3339 string or a Date. */
 export type Now = string | Date;

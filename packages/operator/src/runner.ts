@@ -1,7 +1,7 @@
 // Drives one controller: informer events → work-queue keys; each key → gate on expectations
 // (E4.10) → the pure reconcile on the cached objects → the executor → requeue policy (O3.3:
 // error or 409 → rate-limited; result requeueAfterSeconds → delayed; success → forget). The
-// controllerState a reconcile returns is kept per key and passed back (design/API.md).
+// controllerState a reconcile returns is kept per key and passed back (docs/architecture.md).
 import type { KubeObject } from '@kruise-ts/api';
 import type { InformerCache } from './cache';
 import type { CacheReader, ControllerEnv, OperatorController } from './controllers/index';

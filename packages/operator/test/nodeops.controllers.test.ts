@@ -86,7 +86,7 @@ describe('imagepulljob-controller wiring (daemon.md §4.7)', () => {
     expect(c.keysFor?.(pod('w1', { app: 'web' }), cache)).toEqual(['default/web']);
     expect(c.keysFor?.(pod('x', { app: 'other' }), cache)).toEqual([]);
   });
-  it('§4.5 item 4: a Secret event enqueues the jobs of its namespace naming it in pullSecrets', () => {
+  it('daemon.md §4.5 item 4: a Secret event enqueues the jobs of its namespace naming it in pullSecrets', () => {
     const s = {
       apiVersion: 'v1',
       kind: 'Secret',
@@ -108,7 +108,7 @@ describe('imagepulljob-controller wiring (daemon.md §4.7)', () => {
     ]);
     expect(r.status).toMatchObject({ desired: 2, active: 0 });
   });
-  it('§4.5 item 2.4: without the kruise-daemon-config namespace the secret sync fails and retries after 5 s', () => {
+  it('daemon.md §4.5 item 2.4: without the kruise-daemon-config namespace the secret sync fails and retries after 5 s', () => {
     const r = c.reconcile(all, fakeCache([all, nodeImage('n1')]), T0, undefined, env);
     expect(verbs(r.actions)).toContain('event:SyncSecretsFailed');
     expect(r.requeueAfterSeconds).toBe(5);
@@ -186,11 +186,11 @@ describe('containerrecreaterequest-controller wiring (daemon.md §9.1)', () => {
       ...(phase ? { status: { phase } } : {}),
     }) as KubeObject;
   const p = pod('p', {});
-  it('§9.1 item 1: a pod event enqueues the uncompleted CRRs whose pod-uid label is the pod uid', () => {
+  it('daemon.md §9.1 item 1: a pod event enqueues the uncompleted CRRs whose pod-uid label is the pod uid', () => {
     const cache = fakeCache([crr('a', 'pod-p'), crr('b', 'pod-p', 'Completed'), crr('c', 'other')]);
     expect(containerRecreateRequestController.keysFor?.(p, cache)).toEqual(['default/a']);
   });
-  it('the read set is the CRR and its pod; §9.1 item 3: no pod → completed with "pod has gone"', () => {
+  it('the read set is the CRR and its pod: daemon.md §9.1 item 3: no pod → completed with "pod has gone"', () => {
     expect(
       containerRecreateRequestController.readSet(crr('a', 'pod-p'), fakeCache([p])).map((o) => o.kind),
     ).toEqual(['ContainerRecreateRequest', 'Pod']);

@@ -18,7 +18,7 @@ describe('node-side controllers through the operator (kruise-ts serve --controll
   it('§5.2/§4: the operator creates a NodeImage per node, spreads an ImagePullJob onto them and completes it from the pulls the nodes report', async () => {
     const server = await cluster.start();
     const base = server.url;
-    // §4.5: the pull-secret copies' namespace must exist (the chart creates it)
+    // daemon.md §4.5: the pull-secret copies' namespace must exist (the chart creates it)
     expect((await createNamespace(base, 'kruise-daemon-config')).status).toBe(201);
     await cluster.operator('replica-a', {
       featureGates: { ImagePullJobGate: true },
@@ -82,7 +82,7 @@ describe('node-side controllers through the operator (kruise-ts serve --controll
     );
   }, 40_000);
 
-  it('§9: a ContainerRecreateRequest is admitted by the operator, run by the node and completed by the operator', async () => {
+  it('daemon.md §9: a ContainerRecreateRequest is admitted by the operator, run by the node and completed by the operator', async () => {
     const server = await cluster.start();
     const base = server.url;
     await cluster.operator();
@@ -104,7 +104,7 @@ describe('node-side controllers through the operator (kruise-ts serve --controll
       spec: { podName: pod.metadata.name, containers: [{ name: 'nginx' }] },
     });
     expect(created.status).toBe(201);
-    // §8.3: filled in by the operator's mutating webhook from the pod
+    // daemon.md §8.3: filled in by the operator's mutating webhook from the pod
     expect(created.body.metadata.labels).toMatchObject({
       [LABEL_CRR_POD_UID]: pod.metadata.uid,
       [LABEL_CRR_ACTIVE]: 'true',
@@ -116,14 +116,14 @@ describe('node-side controllers through the operator (kruise-ts serve --controll
     const done = await waitFor(
       async () => {
         const c = (await api(base, 'GET', `${crrPath}/restart-nginx`)).body;
-        // §9.1 item 2: the operator removes the `active` label of a completed CRR
+        // daemon.md §9.1 item 2: the operator removes the `active` label of a completed CRR
         return c?.status?.phase === 'Completed' && !c.metadata.labels?.[LABEL_CRR_ACTIVE] ? c : undefined;
       },
       20_000,
       'the CRR completes',
     );
     expect(done.status.containerRecreateStates).toMatchObject([{ name: 'nginx', phase: 'Succeeded' }]);
-    // §9.1 item 7: the operator mirrored the restarted container into sync-container-statuses
+    // daemon.md §9.1 item 7: the operator mirrored the restarted container into sync-container-statuses
     expect(JSON.parse(done.metadata.annotations['crr.apps.kruise.io/sync-container-statuses'])).toMatchObject(
       [{ name: 'nginx', restartCount: restarts + 1 }],
     );

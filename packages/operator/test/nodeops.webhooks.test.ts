@@ -156,7 +156,7 @@ describe('admission handlers of the node-side kinds', () => {
       metadata: { name: 'r', namespace: 'default' },
       spec: { podName, containers: [{ name: 'app' }] },
     }) as KubeObject;
-  it('§8.3: a CRR create is filled in from the cached pod (labels, statusContext, failurePolicy Fail)', async () => {
+  it('daemon.md §8.3: a CRR create is filled in from the cached pod (labels, statusContext, failurePolicy Fail)', async () => {
     const r = await admit(
       '/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest',
       { operation: 'CREATE', object: crr() },
@@ -173,7 +173,7 @@ describe('admission handlers of the node-side kinds', () => {
       containers: [{ name: 'app', statusContext: { containerID: 'containerd://abc', restartCount: 2 } }],
     });
   });
-  it('§8.3: a CRR for a pod that does not exist is refused; §8.2: an UPDATE may not change spec', async () => {
+  it('daemon.md §8.3: a CRR for a pod that does not exist is refused; §8.2: an UPDATE may not change spec', async () => {
     const missing = await admit(
       '/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest',
       { operation: 'CREATE', object: crr('nope') },

@@ -21,7 +21,7 @@ import type {
   Pod,
   Volume,
   VolumeMount,
-} from 'kubernetes-types/core/v1';
+} from 'kubernetes-types/core/v1.js';
 import { hotUpgradeContainerNames, sortedSet } from './annotations';
 
 /** A container to merge into the pod, with the policy that places it (SS-4.6.2). */

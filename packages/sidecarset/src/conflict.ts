@@ -9,8 +9,8 @@ import {
   matchesLabelSelector,
   resolveFeatureGates,
 } from '@kruise-ts/core';
-import type { ConfigMap, Namespace } from 'kubernetes-types/core/v1';
-import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import type { ConfigMap, Namespace } from 'kubernetes-types/core/v1.js';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 
 /** Key of the patchPodMetadata whitelist in ConfigMap `<kruise ns>/kruise-configuration` (V9). */
 export const PATCH_POD_METADATA_WHITELIST_KEY = 'SidecarSet_PatchPodMetadata_WhiteList';

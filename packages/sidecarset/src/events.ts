@@ -3,7 +3,7 @@
 // Shells (the simulator's watches, the operator's event handler) use these.
 import type { SidecarSet } from '@kruise-ts/api';
 import { isPodReady } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { getInjectedList } from './annotations';
 import { isPodConsistentWithSidecarSet } from './matching';
 import { isPodStateConsistent } from './predicates';

@@ -20,8 +20,8 @@ import {
   safeEncodeString,
   sortControllerRevisions,
 } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { getPodSidecarSetControllerRevision } from './annotations';
 import { sidecarSetHash, sidecarSetHashWithoutImage } from './hash';
 
@@ -175,7 +175,7 @@ export function registerLatestRevision(
     revisions = [...owned.filter((r) => r !== old), latest];
   } else {
     // `existing` (a revision of another owner with S's name and data): S's candidate is still
-    // what gets created and recorded, as before the move to core's chooseUpdateRevision.
+    // what gets created and recorded.
     latest = choice.kind === 'create' ? choice.revision : candidateFor(collisionCount);
     create.push(latest);
     revisions = [...owned, latest];

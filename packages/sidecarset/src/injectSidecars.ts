@@ -17,8 +17,8 @@ import {
   parsePercentageAsFloat64,
   requirementMatches,
 } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { LocalObjectReference, Namespace, Pod, Volume } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { LocalObjectReference, Namespace, Pod, Volume } from 'kubernetes-types/core/v1.js';
 import {
   encodeUpgradeSpecMap,
   getWorkingHotUpgradeContainers,

@@ -9,8 +9,8 @@ import {
   matchesLabelSelector,
   requirementMatches,
 } from '@kruise-ts/core';
-import type { Namespace, Pod } from 'kubernetes-types/core/v1';
-import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import type { Namespace, Pod } from 'kubernetes-types/core/v1.js';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { getInjectedList, getWorkingHotUpgradeContainers, hotUpgradeContainerNames } from './annotations';
 
 /** The index key of SidecarSets that apply to every namespace (SS-3.4). */

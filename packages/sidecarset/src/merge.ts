@@ -1,7 +1,7 @@
 // Merging injected containers, volumes and image pull secrets into a pod
 // (docs/reference/sidecarset.md SS-4.6.1 … SS-4.6.5).
 import { compareStringsBytewise } from '@kruise-ts/core';
-import type { Container, LocalObjectReference, Volume } from 'kubernetes-types/core/v1';
+import type { Container, LocalObjectReference, Volume } from 'kubernetes-types/core/v1.js';
 import type { InjectedContainer } from './buildContainers';
 
 /**

@@ -6,7 +6,7 @@ import {
   type SidecarSet,
 } from '@kruise-ts/api';
 import { isPodReady } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import {
   findWorkingHotUpgradeContainer,
   getPodSidecarSetRevision,

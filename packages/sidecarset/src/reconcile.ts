@@ -17,7 +17,7 @@ import {
   type ReconcileResult,
   toRFC3339,
 } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { registerLatestRevision, truncateHistory } from './history';
 import { getMatchingPods } from './matching';
 import { PodFacts } from './predicates';

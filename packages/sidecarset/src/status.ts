@@ -1,7 +1,7 @@
 // SidecarSet status (docs/reference/sidecarset.md SS-5.4): computed once per round from the matched
 // pods, before any pod is changed.
 import type { SidecarSet, SidecarSetStatus } from '@kruise-ts/api';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { PodFacts } from './predicates';
 
 /**

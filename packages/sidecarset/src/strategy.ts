@@ -12,7 +12,7 @@ import {
   sortUpdateIndexesByScatter,
   tryCalculatePartitionReplicas,
 } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { PodFacts } from './predicates';
 
 /**

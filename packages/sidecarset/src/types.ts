@@ -1,14 +1,14 @@
-// Types of the SidecarSet entry points (design/API.md) and the stable `reason` words of
+// Types of the SidecarSet entry points (docs/architecture.md) and the stable `reason` words of
 // the actions the controller returns.
 import type { SidecarSet } from '@kruise-ts/api';
 import type { FeatureGates, FieldError } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { ConfigMap, Namespace, Pod } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { ConfigMap, Namespace, Pod } from 'kubernetes-types/core/v1.js';
 
 /** Time as the API gives it: an RFC 3339 string or a Date. */
 export type Now = string | Date;
 
-/** The context of `injectSidecars` (design/API.md, plus optional extras). */
+/** The context of `injectSidecars` (docs/architecture.md, plus optional extras). */
 export interface InjectSidecarsContext {
   /** Timestamps written into the hash annotations (SS-4.7.1). */
   now: Now;

@@ -11,7 +11,7 @@ import {
   type SidecarSet,
 } from '@kruise-ts/api';
 import { goJsonStringify, isPodReady } from '@kruise-ts/core';
-import type { Container, Pod, PodCondition, PodStatus } from 'kubernetes-types/core/v1';
+import type { Container, Pod, PodCondition, PodStatus } from 'kubernetes-types/core/v1.js';
 import {
   encodeSidecarSetUpdateStates,
   encodeUpgradeSpecMap,

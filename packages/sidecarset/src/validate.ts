@@ -21,8 +21,8 @@ import {
   validateScatterStrategy,
   validateUpdatePriorityStrategy,
 } from '@kruise-ts/core';
-import type { Container, PodTemplateSpec, Volume } from 'kubernetes-types/core/v1';
-import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import type { Container, PodTemplateSpec, Volume } from 'kubernetes-types/core/v1.js';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { convertDownwardAPIFieldLabel } from './buildContainers';
 import { validateSidecarConflict, validateSidecarSetPatchMetadataWhitelist } from './conflict';
 import { getHistorySidecarSet } from './history';

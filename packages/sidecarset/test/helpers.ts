@@ -6,7 +6,7 @@ import type { SidecarSet } from '@kruise-ts/api';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { expect } from 'vitest';
 
-/** Loads `shared/upstream-cases/sidecarset/<file>`. */
+/** Loads `testdata/upstream/sidecarset/<file>`. */
 export function loadCases(file: string): any {
   return JSON.parse(
     readFileSync(

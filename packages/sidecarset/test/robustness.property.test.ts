@@ -1,4 +1,4 @@
-// Pure functions never throw on user data (design/ARCHITECTURE.md principle 6): malformed
+// Pure functions never throw on user data (docs/architecture.md, principle 6): malformed
 // SidecarSets, pods and annotations give errors or no-ops, not exceptions.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

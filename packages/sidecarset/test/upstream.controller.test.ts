@@ -1,4 +1,4 @@
-// Upstream cases of the controller side (shared/upstream-cases/sidecarset/): pod selection,
+// Upstream cases of the controller side (testdata/upstream/sidecarset/): pod selection,
 // multi-round reconcile scenarios, revision history, and the pod event handler.
 import { deepFreeze } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';

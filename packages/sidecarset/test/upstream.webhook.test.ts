@@ -1,4 +1,4 @@
-// Upstream cases of the admission side (shared/upstream-cases/sidecarset/): injection, merge,
+// Upstream cases of the admission side (testdata/upstream/sidecarset/): injection, merge,
 // hashes, the namespace index, sidecarcontrol helpers, validation, and the shared ordering
 // helpers (which live in core; the SidecarSet strategy depends on them).
 import type { SidecarSet } from '@kruise-ts/api';

@@ -19,7 +19,7 @@ import {
   LABEL_LIFECYCLE_STATE,
 } from '@kruise-ts/api';
 import { legacyValueFromIntOrPercent, tryCalculatePartitionReplicas } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { SimContext } from './context';
 import { displayName, objectKey } from './keys';
 import type { Change } from './store';

@@ -7,7 +7,7 @@
 // terminationGracePeriodSeconds. A failed node's kubelet keeps running its
 // containers but cannot write status until the node recovers.
 import type { KubeObject } from '@kruise-ts/api';
-import type { Container, Pod } from 'kubernetes-types/core/v1';
+import type { Container, Pod } from 'kubernetes-types/core/v1.js';
 import type { SimContext, SimPayload } from './context';
 import { objectKey } from './keys';
 import { NodeSide } from './nodeSide';

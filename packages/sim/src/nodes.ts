@@ -6,7 +6,7 @@
 // (deleted). As in a real cluster, an evicted pod on an unreachable node stays
 // Terminating until the node comes back and its kubelet confirms termination.
 import type { KubeObject } from '@kruise-ts/api';
-import type { Node, NodeCondition, Pod, Taint } from 'kubernetes-types/core/v1';
+import type { Node, NodeCondition, Pod, Taint } from 'kubernetes-types/core/v1.js';
 import type { SimContext } from './context';
 import { displayName } from './keys';
 import type { Kubelet } from './kubelet';

@@ -2,7 +2,7 @@
 // computed from: phase, Initialized / ContainersReady / Ready (readiness gates
 // included), container statuses with image, imageID, restart count and state,
 // and the image digests the model makes up.
-import type { Pod, PodCondition, PodStatus } from 'kubernetes-types/core/v1';
+import type { Pod, PodCondition, PodStatus } from 'kubernetes-types/core/v1.js';
 import { extend } from './compat';
 import { fnvHex } from './hashing';
 

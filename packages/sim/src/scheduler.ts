@@ -5,7 +5,7 @@
 // fits nowhere stays Pending with `PodScheduled=False, reason Unschedulable`
 // and a kube-scheduler style message ("0/3 nodes are available: 3 Insufficient cpu.").
 import type { KubeObject } from '@kruise-ts/api';
-import type { Node, Pod, PodCondition, Taint } from 'kubernetes-types/core/v1';
+import type { Node, Pod, PodCondition, Taint } from 'kubernetes-types/core/v1.js';
 import { findMatchingUntoleratedTaint, matchesRequiredNodeAffinity, quantityValue } from './compat';
 import type { SimContext } from './context';
 import { displayName, objectKey } from './keys';

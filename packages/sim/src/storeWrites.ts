@@ -82,7 +82,7 @@ export abstract class StoreWrites extends ObjectIndex {
     this.rng = createRng((opts.seed ^ 0x5bd1e995) >>> 0);
   }
 
-  /** The `controllerState` the last reconcile of the object at `key` returned (API.md). */
+  /** The `controllerState` the last reconcile of the object at `key` returned (docs/architecture.md). */
   getControllerState(key: string): unknown {
     return this.controllerStates.get(key);
   }

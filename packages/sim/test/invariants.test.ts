@@ -214,7 +214,7 @@ describe('invariants', () => {
     );
   });
 
-  it('resolves the budget as CloneSet does (§5.1): R=5 "30%" → 2 without surge, 1 with maxSurge 1', () => {
+  it('resolves the budget as CloneSet does (cloneset.md §5.1): R=5 "30%" → 2 without surge, 1 with maxSurge 1', () => {
     const mk = (maxSurge: number) => ({
       apiVersion: 'x',
       kind: 'CloneSet',

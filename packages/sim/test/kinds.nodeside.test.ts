@@ -19,7 +19,7 @@ const log = sim.log
   .map((l) => JSON.parse(l) as { t: number; type: string; object: string; detail?: Record<string, unknown> });
 
 describe('node side: NodeImage pulls', () => {
-  it('§7.5: every node reports the tag Succeeded with completionTime and imageID', () => {
+  it('daemon.md §7.5: every node reports the tag Succeeded with completionTime and imageID', () => {
     const nodeImages = sim.list('NodeImage');
     expect(nodeImages.map((n) => n.metadata.name).sort()).toEqual(['node-1', 'node-2', 'node-3']);
     for (const ni of nodeImages) {
@@ -36,7 +36,7 @@ describe('node side: NodeImage pulls', () => {
     }
   });
 
-  it('§4.4: parallelism 2 — two nodes pull first (20 s), the third after one finishes: 40 s in all', () => {
+  it('daemon.md §4.4: parallelism 2 — two nodes pull first (20 s), the third after one finishes: 40 s in all', () => {
     const pulls = log.filter((e) => e.type === 'ImagePulling' && e.detail?.image === 'nginx:1.27-alpine');
     expect(pulls).toHaveLength(3);
     const starts = pulls.map((e) => e.t).sort((a, b) => a - b);
@@ -54,7 +54,7 @@ describe('node side: NodeImage pulls', () => {
 });
 
 describe('node side: ContainerRecreateRequest', () => {
-  it('§9.3–9.5: the named container is restarted (new containerID, restartCount 1) and the request completes', () => {
+  it('daemon.md §9.3–9.5: the named container is restarted (new containerID, restartCount 1) and the request completes', () => {
     const crr = sim.list('ContainerRecreateRequest').find((c) => c.metadata.name === 'restart-nginx');
     expect(crr?.status).toMatchObject({
       phase: 'Completed',

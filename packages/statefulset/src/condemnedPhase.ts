@@ -1,7 +1,7 @@
 // The condemned phase (docs/reference/statefulset.md §7.1–§7.2, R7.1–R7.3, §5 step 7): claim
 // ownerReferences of condemned pods, then scale-down — one pod at a time, highest ordinal
 // first, in OrderedReady mode; all at once in Parallel mode.
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { isRunningAndReady, isTerminating, runningAndAvailable } from './predicates';
 import type { PhaseOutcome } from './replicaPhase';
 import { deleteProcedure, fixClaimRetention, type RoundState, requeue } from './round';

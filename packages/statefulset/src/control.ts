@@ -13,8 +13,8 @@ import {
   resolveFeatureGates,
   toRFC3339,
 } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import { processCondemned } from './condemnedPhase';
 import { newPodStub } from './identity';
 import { inRange, ordinalOf, statefulSetReplicaRange } from './ordinals';

@@ -13,8 +13,8 @@ import {
   type StatefulSet,
 } from '@kruise-ts/api';
 import { type FeatureGates, isAllHooked } from '@kruise-ts/core';
-import type { PersistentVolumeClaim, Pod, PodTemplateSpec, Volume } from 'kubernetes-types/core/v1';
-import type { OwnerReference } from 'kubernetes-types/meta/v1';
+import type { PersistentVolumeClaim, Pod, PodTemplateSpec, Volume } from 'kubernetes-types/core/v1.js';
+import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 import { claimName, parentNameAndOrdinal, podName } from './ordinals';
 
 /** R3.12: the controller ownerReference of a new pod (`apps.kruise.io/v1beta1`, StatefulSet). */

@@ -13,7 +13,7 @@ import {
   setPodPreparingUpdate,
   statefulSetRevisionAdapter,
 } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { emitEvent, type RoundState, requeue, workingPod, writePod } from './round';
 import { Reasons } from './types';
 
@@ -81,7 +81,7 @@ export function inPlaceUpdatePod(state: RoundState, pod: Pod): InPlaceOutcome {
   }
   const hadState = Object.hasOwn(pod.metadata?.labels ?? {}, LABEL_LIFECYCLE_STATE);
   // The options object is built per pod with extend, not spreads: a spread copy gaining keys gets a
-  // hidden class of its own, and inPlaceUpdate's reads of its options went megamorphic (core objects.ts).
+  // hidden class of its own, and inPlaceUpdate's reads of its options would go megamorphic (core objects.ts).
   const updateOpts: InPlaceUpdateOptions = extend(opts, {
     now: state.nowStr,
     revisionAdapter: statefulSetRevisionAdapter,

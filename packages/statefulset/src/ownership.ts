@@ -10,9 +10,9 @@ import {
   type ObjectRef,
   requirementMatches,
 } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Pod } from 'kubernetes-types/core/v1';
-import type { ObjectMeta, OwnerReference } from 'kubernetes-types/meta/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { ObjectMeta, OwnerReference } from 'kubernetes-types/meta/v1.js';
 import { controllerRefOf } from './identity';
 import { isMemberOf } from './ordinals';
 import { revisionRef } from './revisions';

@@ -3,7 +3,7 @@
 // the remaining wait), healthy; and minReadySeconds.
 import { LifecycleStates, type StatefulSet } from '@kruise-ts/api';
 import { getPodCondition, getPodLifecycleState, isPodReady, parseTime } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 
 /** `MaxMinReadySeconds`: validation bound of `rollingUpdate.minReadySeconds` (§1). */
 export const MAX_MIN_READY_SECONDS = 300;

@@ -5,8 +5,8 @@ import {
   type PersistentVolumeClaimRetentionPolicyType,
   type StatefulSet,
 } from '@kruise-ts/api';
-import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
-import type { OwnerReference } from 'kubernetes-types/meta/v1';
+import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
+import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 
 /** An object that can own a claim: its name and uid. */
 export interface OwnerLike {

@@ -17,7 +17,7 @@ import {
   type ReconcileResult,
   resolveFeatureGates,
 } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { updateStatefulSet } from './control';
 import { claimPods, claimRevisions, statusForVersion, toV1beta1 } from './ownership';
 import { getStatefulSetRevisions, truncateHistory } from './revisions';

@@ -3,7 +3,7 @@
 // create claims of pending pods, wait for terminating/unavailable ones, refresh and repair.
 import { type KubeObject, LABEL_CONTROLLER_REVISION_HASH } from '@kruise-ts/api';
 import { legacyValueFromIntOrPercent } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import {
   identityMatches,
   newStatefulSetPod,

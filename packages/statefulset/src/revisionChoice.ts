@@ -4,7 +4,7 @@
 // index exactly as given (it is not necessarily laid out by ordinal).
 import type { RollingUpdateStatefulSetStrategy, StatefulSet } from '@kruise-ts/api';
 import { type FeatureGates, getPodRevision, isPodUpdate, sortUpdateIndexesByPriority } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { ordinalOf } from './ordinals';
 import { isTerminating } from './predicates';
 

@@ -12,8 +12,8 @@ import {
   revisionsToTruncate,
   revisionTemplate,
 } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { Reasons } from './types';
 
 /** The outcome of revision selection (R4.3–R4.5; core's {@link ControllerRevisionPlan}). */

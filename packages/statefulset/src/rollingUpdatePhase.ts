@@ -2,7 +2,7 @@
 // set (R8.4), specified deletion (R8.5), candidate order (§9) and acting on each candidate
 // (R10.1) by in-place update or recreation.
 import { getPodRevision, isSpecifiedDelete, legacyValueFromIntOrPercent } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { inPlaceUpdatePod } from './inPlace';
 import { isHealthy, isTerminating, runningAndAvailable } from './predicates';
 import type { PhaseOutcome } from './replicaPhase';
@@ -87,7 +87,7 @@ function fail(state: RoundState, message: string): PhaseOutcome {
  *    in U → stop; handled or terminating → nothing; else in place (§10.2) or recreate (R11.2);
  *    it joins U and `currentReplicas` drops when it was at the current revision.
  *
- * Example (§8.5): pods 0 ready, 1 and 2 unready, 3 and 4 ready, all specified-delete,
+ * Example (§R8.5): pods 0 ready, 1 and 2 unready, 3 and 4 ready, all specified-delete,
  * maxUnavailable 3: U = {1, 2}; pod 4 deleted (U = {1, 2, 4}); pod 3 skipped; pods 2 and 1 deleted.
  */
 export function rollingUpdate(

@@ -31,8 +31,8 @@ import {
   setPodPreparingDelete,
   statefulSetRevisionAdapter,
 } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { PersistentVolumeClaim, Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { PersistentVolumeClaim, Pod, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { claimsForOrdinal } from './identity';
 import { claimName, inRange, ordinalOf, type ReplicaRange } from './ordinals';
 import {
@@ -225,7 +225,7 @@ export function podUpdateCompleted(state: RoundState, pod: Pod): boolean {
   return v;
 }
 
-/** Lifecycle states the §11.3 refresh table can move a pod out of. */
+/** Lifecycle states the §R11.3 refresh table can move a pod out of. */
 const REFRESHABLE_STATES = new Set<string>([
   LifecycleStates.PreparingNormal,
   LifecycleStates.PreparingUpdate,
@@ -251,7 +251,7 @@ function inPlaceRefreshIsNoop(pod: Pod): boolean {
   return c !== undefined && c.status === 'True' && !c.reason && !c.message;
 }
 
-/** §11.3: the lifecycle state the observed pod should move to now, if any. */
+/** §R11.3: the lifecycle state the observed pod should move to now, if any. */
 function lifecycleTarget(state: RoundState, pod: Pod): LifecycleState | undefined {
   const current = pod.metadata?.labels?.[LABEL_LIFECYCLE_STATE] ?? '';
   if (!REFRESHABLE_STATES.has(current)) return undefined;
@@ -265,7 +265,7 @@ function lifecycleTarget(state: RoundState, pod: Pod): LifecycleState | undefine
 
 /**
  * R11.3 refresh of one observed pod: the in-place housekeeping (grace period, next container
- * batch, `InPlaceUpdateReady` True, docs/reference/core.md §2.5) and the lifecycle transitions of §11.3,
+ * batch, `InPlaceUpdateReady` True, docs/reference/core.md §2.5) and the lifecycle transitions of statefulset.md §R11.3,
  * written to the pod. Decisions read the observed pod. Returns whether the observed pod needed
  * a lifecycle transition (R8.2) and an error, if any.
  */

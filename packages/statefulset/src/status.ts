@@ -2,7 +2,7 @@
 // volumeClaims entries, completion of a rollout (R13.2) and write suppression (R13.3).
 import type { StatefulSet, StatefulSetStatus, VolumeClaimStatus } from '@kruise-ts/api';
 import { tryParseQuantity } from '@kruise-ts/core';
-import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
+import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import { claimName, ordinalOf } from './ordinals';
 import { isCreated, isRunningAndAvailable, isRunningAndReady, isTerminating } from './predicates';
 import { isAtRevision } from './revisionChoice';

@@ -1,9 +1,9 @@
-// Types of the Advanced StatefulSet controller's entry points (design/API.md) and the
+// Types of the Advanced StatefulSet controller's entry points (docs/architecture.md) and the
 // stable `reason` words its actions carry.
 import type { StatefulSet } from '@kruise-ts/api';
 import type { FeatureGates } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 
 /** Time as the API gives it: an RFC 3339 string or a Date. */
 export type Now = string | Date;

@@ -1,11 +1,11 @@
-// Shared test helpers: loading the upstream case files of shared/upstream-cases/statefulset and
+// Shared test helpers: loading the upstream case files of testdata/upstream/statefulset and
 // building pods from their reduced pod descriptions.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { StatefulSet } from '@kruise-ts/api';
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 
-/** Parses one file of `shared/upstream-cases/statefulset/`. */
+/** Parses one file of `testdata/upstream/statefulset/`. */
 export function loadCases(file: string): any {
   return JSON.parse(
     readFileSync(

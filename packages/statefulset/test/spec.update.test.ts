@@ -283,7 +283,7 @@ describe('§10 acting on candidates', () => {
   });
 });
 
-describe('§10.5 / §11 lifecycle hooks', () => {
+describe('§R10.5 / §11 lifecycle hooks', () => {
   const hook = { finalizersHandler: ['x/online'] };
   it('R10.5 Normal and hooked on inPlaceUpdate → PreparingUpdate, revision unchanged', () => {
     const r = run(

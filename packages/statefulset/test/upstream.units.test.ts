@@ -1,4 +1,4 @@
-// The pure-function upstream cases of shared/upstream-cases/statefulset/: reserveOrdinals
+// The pure-function upstream cases of testdata/upstream/statefulset/: reserveOrdinals
 // parsing, the replica range, the new pod's revision, update order, the priority comparator,
 // pod helpers, PVC retention and revision selection.
 import { comparePriority, deepFreeze } from '@kruise-ts/core';

@@ -3,7 +3,7 @@
 // keeps the subset's `Schedulable` condition in `status.subsetStatuses[]`.
 
 import { parseTime, toRFC3339 } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { UnschedulableStatus } from './allocator';
 
 /** Epoch milliseconds of a timestamp; NaN for a zero, missing or malformed time. */

@@ -29,7 +29,7 @@ export interface UnschedulableStatus {
   pendingPods: number;
 }
 
-/** What the allocator knows about one existing subset workload (design/API.md). */
+/** What the allocator knows about one existing subset workload (docs/architecture.md). */
 export interface ExistingSubset {
   /** The workload's `spec.replicas` (the specific allocator's `cur(s)`). */
   specReplicas: number;

@@ -3,8 +3,8 @@
 // stuck-pod workaround (§7.9). Returns actions; the reconcile decides about conditions.
 import type { KubeObject } from '@kruise-ts/api';
 import { type Action, matchesLabelSelector, refOf } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
-import type { OwnerReference } from 'kubernetes-types/meta/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 import { compareBytes } from './allocator';
 import { claimObjects, isPodReady, type ObservedSubset } from './observe';
 import { applySubsetTemplate, subsetPatchText } from './render';

@@ -10,8 +10,8 @@ import {
   matchesLabelSelector,
   requirementMatches,
 } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
-import type { LabelSelector, OwnerReference } from 'kubernetes-types/meta/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { LabelSelector, OwnerReference } from 'kubernetes-types/meta/v1.js';
 import { LABEL_SUBSET_NAME, LABEL_UD_REVISION, observedPartition, type SubsetKind } from './workloads';
 
 /** A claimed workload summarised (§8). */

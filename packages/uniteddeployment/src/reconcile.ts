@@ -10,8 +10,8 @@ import {
   type ReconcileResult,
   refOf,
 } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { adaptiveSettings, manageUnschedulableStatus } from './adaptive';
 import {
   allocateSubsetReplicas,
@@ -52,7 +52,7 @@ import type { UDCondition, UDStatus, UnitedDeploymentObject } from './types';
 import { validateUnitedDeployment } from './validation';
 import { LABEL_SUBSET_NAME, type SubsetKind, templateKindOf } from './workloads';
 
-/** Input of {@link reconcileUnitedDeployment} (design/API.md). */
+/** Input of {@link reconcileUnitedDeployment} (docs/architecture.md). */
 export interface ReconcileUnitedDeploymentInput {
   unitedDeployment: UnitedDeploymentObject;
   /** Workloads of the four subset kinds in the namespace, plus the ReplicaSets of Deployment subsets. */

@@ -2,8 +2,8 @@
 // ApplySubsetTemplate): labels, annotations, generateName, owner reference, spec with selector,
 // replicas and partition, then node affinity (§7.5), tolerations (§7.6) and the subset patch (§7.7).
 import type { KubeObject } from '@kruise-ts/api';
-import type { NodeSelectorTerm, PodTemplateSpec, Toleration } from 'kubernetes-types/core/v1';
-import type { OwnerReference } from 'kubernetes-types/meta/v1';
+import type { NodeSelectorTerm, PodTemplateSpec, Toleration } from 'kubernetes-types/core/v1.js';
+import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 import { canonicalJson } from './json';
 import { applyPodTemplatePatch } from './strategicPatch';
 import type { UDSubset, UnitedDeploymentObject } from './types';

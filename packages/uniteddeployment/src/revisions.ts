@@ -3,7 +3,7 @@
 // and the current/updated revisions.
 import type { KubeObject } from '@kruise-ts/api';
 import { type Action, chooseUpdateRevision, matchesLabelSelector } from '@kruise-ts/core';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import { canonicalJson } from './json';
 import { claimObjects } from './observe';
 import { udOwnerReference } from './render';

@@ -1,8 +1,8 @@
 // The UnitedDeployment shapes this package reads and writes (apps.kruise.io/v1alpha1, docs/reference/uniteddeployment.md
 // §1). Structural, so the `UnitedDeployment` type of @kruise-ts/api is assignable to them.
 import type { IntOrString, KubeObject } from '@kruise-ts/api';
-import type { NodeSelectorTerm, Toleration } from 'kubernetes-types/core/v1';
-import type { LabelSelector, ObjectMeta } from 'kubernetes-types/meta/v1';
+import type { NodeSelectorTerm, Toleration } from 'kubernetes-types/core/v1.js';
+import type { LabelSelector, ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import type { SubsetStatusEntry } from './adaptive';
 
 /** One subset of `spec.topology.subsets` (§1.2). */

@@ -8,7 +8,7 @@ import {
   LABEL_UD_CONTROLLER_REVISION_HASH,
 } from '@kruise-ts/api';
 import { scaledValueFromIntOrPercent } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { UDTemplate, UDWorkloadTemplate } from './types';
 
 /** Workload/pod label `apps.kruise.io/subset-name` and annotation `apps.kruise.io/subset-patch` (api). */

@@ -1,4 +1,4 @@
-// Upstream cases: shared/upstream-cases/uniteddeployment/allocator.json (§3, §4).
+// Upstream cases: testdata/upstream/uniteddeployment/allocator.json (§3, §4).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { deepFreeze } from '@kruise-ts/core';

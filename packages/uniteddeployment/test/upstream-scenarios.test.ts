@@ -1,4 +1,4 @@
-// Upstream cases: shared/upstream-cases/uniteddeployment/controller-scenarios.json — multi-step
+// Upstream cases: testdata/upstream/uniteddeployment/controller-scenarios.json — multi-step
 // reconcile scenarios (§4, §6, §7, §9, §10), run for every workload kind listed per scenario.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

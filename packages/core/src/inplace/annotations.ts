@@ -10,8 +10,8 @@ import {
   type InPlaceUpdateState,
   type RuntimeContainerMetaSet,
 } from '@kruise-ts/api';
-import type { Pod } from 'kubernetes-types/core/v1';
-import type { ObjectMeta } from 'kubernetes-types/meta/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { compareStringsBytewise } from '../jsonDiff';
 import { goJsonStringify } from '../strategicMerge';
 import { isEmptyMap } from './internal';
@@ -91,7 +91,7 @@ function mapValues<V, W>(m: Record<string, V>, f: (v: V) => W): Record<string, W
 export function encodeInPlaceUpdateState(state: InPlaceUpdateState): string {
   // The pods of one update wave carry equal states (same revision, timestamp, image IDs and
   // batch record): the last state encoded is kept as a private snapshot, and a state equal to
-  // it in every encoded field returns the same text without re-escaping it (issue #4).
+  // it in every encoded field returns the same text without re-escaping it.
   if (lastEncoded !== undefined && sameEncodedState(lastEncoded.state, state)) return lastEncoded.text;
   const text = encodeStateText(state);
   if (isEmptyMap(state.nextContainerRefMetadata) && isEmptyMap(state.nextContainerResources))

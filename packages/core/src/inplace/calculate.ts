@@ -1,9 +1,9 @@
 // Can a pod be updated in place? Computes the UpdateSpec from two revisions
 // (docs/reference/core.md §1: R1.1–R1.12, env from metadata 1.4, vertical scaling 1.5).
 import { ANNOTATION_CLONESET_VCT_HASH, type InPlaceUpdateSpec } from '@kruise-ts/api';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Container, PodTemplateSpec, ResourceRequirements } from 'kubernetes-types/core/v1';
-import type { ObjectMeta } from 'kubernetes-types/meta/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Container, PodTemplateSpec, ResourceRequirements } from 'kubernetes-types/core/v1.js';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { type FeatureGates, resolveFeatureGates } from '../featureGates';
 import { createJsonPatch, type JsonPatchOperation, unescapeJsonPointer } from '../jsonDiff';
 import { getPodQOS } from '../qos';
@@ -21,7 +21,7 @@ export interface CalculateInPlaceUpdateSpecOptions {
   getRevision?: (revision: ControllerRevision) => string;
 }
 
-/** The raw JSON text of a revision's `data` (API.md: an object, or already raw text). */
+/** The raw JSON text of a revision's `data` (docs/architecture.md: an object, or already raw text). */
 export function revisionDataText(revision: ControllerRevision): string {
   const data = revision.data as unknown;
   if (typeof data === 'string') return data;

@@ -1,4 +1,4 @@
-// Where the in-place functions change a pod (issue #4 perf): the PodChangeHints that inPlaceUpdate
+// Where the in-place functions change a pod: the PodChangeHints that inPlaceUpdate
 // and inPlaceRefresh hand back with a new pod, so callers build the merge patch without visiting
 // the pod's untouched keys. Private to the protocol (not re-exported by index.ts).
 import type { InPlaceUpdateSpec } from '@kruise-ts/api';

@@ -6,7 +6,7 @@ import {
   type InPlaceUpdateState,
   type RuntimeContainerMetaSet,
 } from '@kruise-ts/api';
-import type { Container, ContainerStatus, Pod } from 'kubernetes-types/core/v1';
+import type { Container, ContainerStatus, Pod } from 'kubernetes-types/core/v1.js';
 import { type FeatureGates, resolveFeatureGates } from '../featureGates';
 import { quantityEquals } from '../quantity';
 import { hasInPlaceUpdateGrace, readInPlaceUpdateState, readRuntimeContainersMeta } from './annotations';

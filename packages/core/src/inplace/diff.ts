@@ -1,7 +1,7 @@
 // Turning a new pod returned by the in-place functions into a patch: an RFC 7386 JSON merge
 // patch of the metadata/spec/status changes (lists replaced whole), so controllers can emit
 // `patch` actions (patchType `merge`) from the pods they computed.
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { jsonDeepEqual } from '../jsonDiff';
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -1,7 +1,7 @@
 // Private helpers of the in-place/lifecycle/readiness modules (not re-exported): thin
 // identity-preserving wrappers over readiness.ts (R5.4, R5.5, time), so callers can tell
 // "nothing changed" by `result === input`.
-import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
+import type { Pod, PodCondition } from 'kubernetes-types/core/v1.js';
 import { extend } from '../objects';
 import { recomputedReadyCondition, setCondition, timeOf, toRFC3339 } from '../readiness';
 

@@ -6,8 +6,8 @@ import {
   type InPlaceUpdateSpec,
   type InPlaceUpdateState,
 } from '@kruise-ts/api';
-import type { Container, Pod, ResourceRequirements } from 'kubernetes-types/core/v1';
-import type { ObjectMeta } from 'kubernetes-types/meta/v1';
+import type { Container, Pod, ResourceRequirements } from 'kubernetes-types/core/v1.js';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { type FeatureGates, resolveFeatureGates } from '../featureGates';
 import { extend } from '../objects';
 import { applyStrategicMergePatch } from '../strategicMerge';

@@ -12,8 +12,8 @@ import {
   LABEL_CONTROLLER_REVISION_HASH,
   LABEL_POD_TEMPLATE_HASH,
 } from '@kruise-ts/api';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Pod, PodCondition } from 'kubernetes-types/core/v1.js';
 import { type FeatureGates, resolveFeatureGates } from '../featureGates';
 import { extend } from '../objects';
 import { getPodRevision, isPodAtRevision, shortHash } from '../revision';

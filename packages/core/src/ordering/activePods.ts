@@ -1,7 +1,7 @@
 // Kubernetes' "active pods" order (controller.ActivePods, Kubernetes v1.30), the default
 // order of CloneSet update candidates (docs/reference/core.md §4.3; docs/reference/cloneset.md §9.3.1 = rules
 // 1, 2, 4, 7, 8, 9 of §8.3). The most disposable pod comes first. Stable: ties keep input order.
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { isPodReady as isReady, parseTime } from '../readiness';
 import {
   compareAfterOrZero,

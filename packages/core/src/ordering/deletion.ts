@@ -2,7 +2,7 @@
 // the pod-deletion-cost annotation and the "first = deleted first" comparator. The rankers
 // feeding rule 6 live in ./rankers.
 import { ANNOTATION_POD_DELETION_COST } from '@kruise-ts/api';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { isPodReady as isReady } from '../readiness';
 import {
   compareAfterOrZero,

@@ -1,7 +1,7 @@
 // Internal pod facts the orderings compare (docs/reference/core.md §4.3, R7.3; docs/reference/cloneset.md §8.3):
 // node assignment, phase rank, Ready condition and its time, restart counts, creation time.
 // Not re-exported from the package; Ready and times come from ../readiness.
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { parseTime, podReadySince } from '../readiness';
 
 /** Labels of a pod, or an empty map for a missing pod or label map. */

@@ -2,8 +2,8 @@
 // docs/reference/statefulset.md R9.5; docs/reference/sidecarset.md SS-5.6.5): pod weights, order levels, the
 // "I before J" comparator and the v1.8.2 sort whose ties go to the larger pod index.
 import type { UpdatePriorityStrategy } from '@kruise-ts/api';
-import type { Pod } from 'kubernetes-types/core/v1';
-import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { matchesLabelSelector } from '../selectors';
 import { podLabels } from './podFacts';
 

@@ -1,7 +1,7 @@
 // Scale-in rankers (docs/reference/cloneset.md §8.3 rule 6) and "take k from a group" (§8.3): the
 // same-node ranker, the topology-spread ranker, the choice between them, and picking the pods
 // to delete from the not-updated or updated group.
-import type { Node, Pod, TopologySpreadConstraint } from 'kubernetes-types/core/v1';
+import type { Node, Pod, TopologySpreadConstraint } from 'kubernetes-types/core/v1.js';
 import { compareForScaleIn, type ScaleInOrderOptions } from './deletion';
 
 /** The node label whose topology makes every same-node rank 0 in the spread ranker. */

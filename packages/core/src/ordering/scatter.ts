@@ -2,7 +2,7 @@
 // docs/reference/sidecarset.md SS-5.6.6): which terms apply in which order, and how one term spreads
 // the matched candidates evenly among the unmatched ones (float32 density comparison).
 import type { UpdateScatterStrategy, UpdateScatterTerm } from '@kruise-ts/api';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { podLabels } from './podFacts';
 
 /**

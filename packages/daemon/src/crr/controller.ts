@@ -7,6 +7,7 @@ import type {
   ContainerRecreateRequestContainerRecreateState as RecreateState,
 } from '@kruise-ts/api';
 import { LABEL_CRR_POD_UID } from '@kruise-ts/api';
+import type { ObjectReference } from 'kubernetes-types/core/v1.js';
 import { type Clock, type Rng, realClock, rfc3339 } from '../clock';
 import { CriError, type CriRuntimeService } from '../cri/types';
 import { type KubeAdapter, refOfObject, type StopWatch } from '../kube/adapter';
@@ -276,7 +277,7 @@ export class CrrDaemonController {
   }
 
   /** For events and debugging: the object reference of a cached CRR. */
-  refOf(namespace: string, name: string) {
+  refOf(namespace: string, name: string): ObjectReference | undefined {
     const c = this.cache.get(`${namespace}/${name}`);
     return c ? refOfObject(c) : undefined;
   }

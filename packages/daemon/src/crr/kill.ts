@@ -2,7 +2,7 @@
 // background for at most the grace period (exec via ExecSync, httpGet with an explicit host, tcpSocket
 // unsupported), FailedPreStopHook on a hook error, then StopContainer with max(grace left, 2).
 import type { ContainerRecreateRequestContainer } from '@kruise-ts/api';
-import type { ObjectReference } from 'kubernetes-types/core/v1';
+import type { ObjectReference } from 'kubernetes-types/core/v1.js';
 import type { Clock } from '../clock';
 import type { CriRuntimeService } from '../cri/types';
 import type { EventRecord } from '../kube/adapter';

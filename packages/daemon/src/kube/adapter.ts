@@ -7,7 +7,7 @@ import type {
   NodeImage,
   NodeImageStatus,
 } from '@kruise-ts/api';
-import type { ObjectReference, Secret } from 'kubernetes-types/core/v1';
+import type { ObjectReference, Secret } from 'kubernetes-types/core/v1.js';
 
 /** A watch event. A watch first replays every existing object as `ADDED`. */
 export interface WatchEvent<T> {

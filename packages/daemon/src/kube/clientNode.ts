@@ -18,7 +18,7 @@ import {
   setHeaderOptions,
   Watch,
 } from '@kubernetes/client-node';
-import type { Secret } from 'kubernetes-types/core/v1';
+import type { Secret } from 'kubernetes-types/core/v1.js';
 import { type Logger, silentLogger } from '../log';
 import {
   type EventRecord,

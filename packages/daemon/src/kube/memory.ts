@@ -9,7 +9,7 @@ import type {
   NodeImageStatus,
 } from '@kruise-ts/api';
 import { LABEL_CRR_ACTIVE, LABEL_CRR_NODE_NAME } from '@kruise-ts/api';
-import type { Secret } from 'kubernetes-types/core/v1';
+import type { Secret } from 'kubernetes-types/core/v1.js';
 import { rfc3339 } from '../clock';
 import {
   type EventRecord,

@@ -2,7 +2,7 @@
 // worker pool per image and one worker per tag version, writes the NodeImage status through the
 // throttled writer and requeues while pulls are in flight.
 import type { ImageSpec, ImageTagStatus, NodeImage } from '@kruise-ts/api';
-import type { Secret } from 'kubernetes-types/core/v1';
+import type { Secret } from 'kubernetes-types/core/v1.js';
 import { type Clock, type Rng, realClock } from '../clock';
 import type { CriImageService } from '../cri/types';
 import type { DockerConfig } from '../keyring';

@@ -2,7 +2,7 @@
 // (image, sandbox config with the pulling-image-by annotation), the keyring lookup, one PullImage per
 // matching credential until one succeeds, else one anonymous pull. Secrets never reach a log or error.
 import { ANNOTATION_PULLING_IMAGE_BY, type SandboxConfig } from '@kruise-ts/api';
-import type { Secret } from 'kubernetes-types/core/v1';
+import type { Secret } from 'kubernetes-types/core/v1.js';
 import type { CallOptions, CriImageService, CriPullImageRequest } from '../cri/types';
 import { normalizeImage, pullReference } from '../imageRef';
 import { buildKeyring, type DockerConfig, lookupCredentials } from '../keyring';

@@ -2,7 +2,7 @@
 // up to backoffLimit+1 attempts with per-attempt timeout, deadline and 1 s…30 s backoff, the
 // IfNotPresent short-cut through ListImages, and the final Succeeded/Failed status with events.
 import type { ImageTagSpec, ImageTagStatus, SandboxConfig } from '@kruise-ts/api';
-import type { ObjectReference, Secret } from 'kubernetes-types/core/v1';
+import type { ObjectReference, Secret } from 'kubernetes-types/core/v1.js';
 import { type Clock, rfc3339 } from '../clock';
 import type { CriImageService } from '../cri/types';
 import { findImage } from '../imageRef';

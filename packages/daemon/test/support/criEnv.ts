@@ -1,6 +1,6 @@
 // Integration harness: a private containerd (CRI, host-network pods only), Debian's docker-registry
 // on loopback (open and htpasswd), a black-hole "registry", and busybox OCI images built with no
-// network, following shared/guides/real-containerd.md. It plays kubelet for CRR tests. Everything it
+// network. It plays kubelet for CRR tests. Everything it
 // starts is stopped by PID in `stop()`, and its scratch directory is removed.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import {

@@ -11,7 +11,7 @@ import {
   type TemplateKind,
 } from '@kruise-ts/api';
 import { type Action, refOf } from '@kruise-ts/core';
-import type { ObjectReference } from 'kubernetes-types/core/v1';
+import type { ObjectReference } from 'kubernetes-types/core/v1.js';
 import { byString, cloneJSON, controllerRef, rfc3339, timeMillis } from '../util';
 
 /** A child's class (AC4.3). */

@@ -22,7 +22,7 @@ import {
   refOf,
   removeNotReadyKey,
 } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { minDefined, nowMillis, rfc3339, seconds, timeMillis } from '../util';
 
 /** Input of {@link reconcileContainerRecreateRequest}. */

@@ -8,7 +8,7 @@ import {
   setDefaultsContainerRecreateRequest,
 } from '@kruise-ts/api';
 import { type FieldError, forbidden, invalid, isPodActive, notSupported, required } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { sameJSON } from '../util';
 
 /** `ctx` of {@link validateContainerRecreateRequest}. */

@@ -10,7 +10,7 @@ import {
   setDefaultsImagePullJob,
 } from '@kruise-ts/api';
 import { type Action, invalid, type ReconcileOptions, type ReconcileResult, refOf } from '@kruise-ts/core';
-import type { Namespace, Pod, Secret } from 'kubernetes-types/core/v1';
+import type { Namespace, Pod, Secret } from 'kubernetes-types/core/v1.js';
 import { nowMillis, rfc3339, rngFor, sameJSON, seconds, timeMillis } from '../util';
 import { syncPullSecrets } from './secrets';
 import { spreadJobToNodeImages } from './spread';

@@ -11,7 +11,7 @@ import {
   type ReferenceObject,
 } from '@kruise-ts/api';
 import { type Action, generateName, type Rng, refOf } from '@kruise-ts/core';
-import type { Namespace, Secret } from 'kubernetes-types/core/v1';
+import type { Namespace, Secret } from 'kubernetes-types/core/v1.js';
 import { byString, sameJSON } from '../util';
 
 /** The outcome of {@link syncPullSecrets}. */

@@ -9,7 +9,7 @@ import {
   type ReferenceObject,
 } from '@kruise-ts/api';
 import type { Action, Rng } from '@kruise-ts/core';
-import type { ObjectReference } from 'kubernetes-types/core/v1';
+import type { ObjectReference } from 'kubernetes-types/core/v1.js';
 import { imageNameTag } from '../imageRef';
 import { byString, cloneJSON, intOrStringValue } from '../util';
 import { tagPullPolicyForJob } from './status';

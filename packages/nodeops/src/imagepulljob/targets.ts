@@ -2,7 +2,7 @@
 // a NodeImage or a pod should requeue (§4.7). Shells use the latter for their watches.
 import { APPS_KRUISE_GROUP, type ImagePullJob, type NodeImage } from '@kruise-ts/api';
 import { isPodActive, matchesLabelSelector } from '@kruise-ts/core';
-import type { Pod, Secret } from 'kubernetes-types/core/v1';
+import type { Pod, Secret } from 'kubernetes-types/core/v1.js';
 import { imageNameTag } from '../imageRef';
 import { byString, controllerRef, groupOf, sameJSON, sortByName } from '../util';
 

@@ -9,8 +9,8 @@ import {
   type KubeObject,
 } from '@kruise-ts/api';
 import { type Action, refOf } from '@kruise-ts/core';
-import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
-import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { atoi, controllerRef } from '../util';
 
 /** What {@link newWorkloadImagePullJob} needs. */

@@ -12,7 +12,7 @@ import {
   type NodeImageStatus,
 } from '@kruise-ts/api';
 import { type Action, invalid, type ReconcileOptions, type ReconcileResult, refOf } from '@kruise-ts/core';
-import type { Node, ObjectReference } from 'kubernetes-types/core/v1';
+import type { Node, ObjectReference } from 'kubernetes-types/core/v1.js';
 import {
   byString,
   cloneJSON,

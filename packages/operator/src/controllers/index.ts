@@ -8,8 +8,8 @@ import { reconcileDaemonSet } from '@kruise-ts/daemonset';
 import { reconcileSidecarSet } from '@kruise-ts/sidecarset';
 import { reconcileStatefulSet } from '@kruise-ts/statefulset';
 import { reconcileUnitedDeployment } from '@kruise-ts/uniteddeployment';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Namespace, Node, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Namespace, Node, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import { keyFor } from '../kube/resources';
 import {
   type CacheReader,

@@ -35,7 +35,7 @@ import {
   reconcileImagePullJob,
   reconcileNodeImage,
 } from '@kruise-ts/nodeops';
-import type { Namespace, Node, Pod, Secret } from 'kubernetes-types/core/v1';
+import type { Namespace, Node, Pod, Secret } from 'kubernetes-types/core/v1.js';
 import { keyFor } from '../kube/resources';
 import {
   type CacheReader,
@@ -74,7 +74,7 @@ function gone(obj: KubeObject, cache: CacheReader): boolean {
 const jobsOf = (cache: CacheReader, ns?: string) => cache.list(IMAGEPULLJOB, ns) as unknown as ImagePullJob[];
 const daemonNs = (env: ControllerEnv) => env.daemonConfigNamespace ?? KRUISE_DAEMON_CONFIG_NAMESPACE;
 
-/** The Secrets an ImagePullJob reads (§4.5): its namespace's, plus the copies in the daemon-config namespace. */
+/** The Secrets an ImagePullJob reads (daemon.md §4.5): its namespace's, plus the copies in the daemon-config namespace. */
 function jobSecrets(cache: CacheReader, ns: string | undefined, dns: string): KubeObject[] {
   const own = cache.list(SECRET, ns);
   return ns === dns ? own : [...own, ...cache.list(SECRET, dns)];
@@ -83,8 +83,8 @@ function jobSecrets(cache: CacheReader, ns: string | undefined, dns: string): Ku
 /**
  * `imagepulljob-controller` (docs/reference/daemon.md §4): spreads one image to the NodeImages it targets
  * and reports their pull results. Reads every NodeImage, the job namespace's pods (podSelector
- * jobs), Secrets (pull-secret copies, §4.5) and Namespaces (the daemon-config namespace must
- * exist). Keys (§4.7): a NodeImage event → the active jobs that match it; a pod event → the
+ * jobs), Secrets (pull-secret copies, daemon.md §4.5) and Namespaces (the daemon-config namespace must
+ * exist). Keys (daemon.md §4.7): a NodeImage event → the active jobs that match it; a pod event → the
  * active podSelector jobs of its namespace matching its labels; a Secret event → the jobs of its
  * namespace naming it in `pullSecrets`.
  */

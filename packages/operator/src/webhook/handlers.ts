@@ -3,7 +3,7 @@
 // every Kruise kind (the validate* of each controller package) and deletion protection. Each
 // handler maps an AdmissionReview request to a response; the objects it needs beyond the
 // request come from the informer cache. Pure apart from the cache reads.
-// Node-side kinds: ContainerRecreateRequest has only a mutating webhook, which checks (§8.2–8.3
+// Node-side kinds: ContainerRecreateRequest has only a mutating webhook, which checks (daemon.md §8.2–8.3
 // of docs/reference/daemon.md) and then fills in from the pod; AdvancedCronJob follows
 // docs/reference/advancedcronjob.md AC1.3/AC2.1 (v1alpha1 and v1beta1, a v1alpha1 object handled as
 // v1beta1 without imageListPullJobTemplate, AC1.2); ImagePullJob / ImageListPullJob validation
@@ -37,7 +37,7 @@ import {
 import { injectSidecars, validateSidecarSet } from '@kruise-ts/sidecarset';
 import { validateStatefulSet } from '@kruise-ts/statefulset';
 import { validateUnitedDeployment } from '@kruise-ts/uniteddeployment';
-import type { Namespace, Pod } from 'kubernetes-types/core/v1';
+import type { Namespace, Pod } from 'kubernetes-types/core/v1.js';
 import type { CacheReader } from '../controllers/index';
 import { NAMESPACE, POD, PVC, REVISION } from '../controllers/index';
 import { checkDeletionProtection, type ProtectedKind, type ProtectionDecision } from './deletionProtection';

@@ -1,4 +1,4 @@
-// The simulator's Kubernetes API server (`kruise-ts serve`, issue 9): the real
+// The simulator's Kubernetes API server (`kruise-ts serve`): the real
 // kubectl and @kubernetes/client-node work against an embedded simulated
 // cluster over plain HTTP on 127.0.0.1. This file owns startup: the
 // simulation, registry, watch hub, webhooks (controllers: none), CRD version

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'node:https';
 import type { KubeObject } from '@kruise-ts/api';
 import { applyJsonPatch, matchesLabelSelector } from '@kruise-ts/core';
-import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import type { Simulation } from '../simulation';
 import { type HasConversion, viewsOf } from './conversion';
 import type { WebhookRunner } from './objects';

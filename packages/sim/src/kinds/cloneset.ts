@@ -4,8 +4,8 @@
 // namespace's pods for the podsToDelete check).
 import { type CloneSet, setDefaultsCloneSet } from '@kruise-ts/api';
 import { reconcileCloneSet, validateCloneSet } from '@kruise-ts/cloneset';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Node, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Node, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import type { AdmissionChain } from '../admission';
 import type { ControllerRegistration } from '../controllers';
 import type { Store } from '../store';

@@ -1,13 +1,13 @@
 // Advanced DaemonSet's registration with the simulator (packages/daemonset/README.md
 // "Simulator registration"): the input of reconcileDaemonSet built from the store (every node,
 // the namespace's pods and revisions — the controller claims its own by controller reference and
-// selector, spec §4.1 — now and the controllerState with the failed-pod back-off, §5.5), a watch
+// selector, daemonset.md §4.1 — now and the controllerState with the failed-pod back-off, §5.5), a watch
 // that re-queues every DaemonSet when a node changes, and the admission hooks
 // (setDefaultsDaemonSet, then validateDaemonSet).
 import { type DaemonSet, type KubeObject, setDefaultsDaemonSet } from '@kruise-ts/api';
 import { type DaemonSetControllerState, reconcileDaemonSet, validateDaemonSet } from '@kruise-ts/daemonset';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Node, Pod } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { AdmissionChain } from '../admission';
 import type { ControllerRegistration } from '../controllers';
 
@@ -30,7 +30,7 @@ export const daemonSetController: ControllerRegistration = {
       { featureGates: env.featureGates, seed: env.seed },
     );
   },
-  // A node added, changed or removed may change where daemon pods must run (§3): every DaemonSet
+  // A node added, changed or removed may change where daemon pods must run (daemonset.md §3): every DaemonSet
   // is re-queued (their pods reach their owner through the controller ownerReference).
   watches: (change, store) =>
     change.object.kind === 'Node' && change.object.apiVersion === 'v1'
@@ -38,7 +38,7 @@ export const daemonSetController: ControllerRegistration = {
       : [],
 };
 
-/** Advanced DaemonSet admission: the §1.2 defaults, then the §1.3 validation. */
+/** Advanced DaemonSet admission: the daemonset.md §1.2 defaults, then the §1.3 validation. */
 export function admitDaemonSet(chain: AdmissionChain): void {
   chain.register('apps.kruise.io/v1alpha1', 'DaemonSet', {
     defaulters: [

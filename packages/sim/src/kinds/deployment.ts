@@ -15,8 +15,13 @@ import {
   refOf,
   scaledValueFromIntOrPercent,
 } from '@kruise-ts/core';
-import type { Deployment, DeploymentCondition, DeploymentStatus, ReplicaSet } from 'kubernetes-types/apps/v1';
-import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
+import type {
+  Deployment,
+  DeploymentCondition,
+  DeploymentStatus,
+  ReplicaSet,
+} from 'kubernetes-types/apps/v1.js';
+import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import type { ControllerRegistration } from '../controllers';
 import { controlledOfKind, ownedOfKind } from './owned';
 

@@ -23,8 +23,8 @@ import {
   refOf,
   timeOf,
 } from '@kruise-ts/core';
-import type { Job, JobCondition, JobSpec, JobStatus } from 'kubernetes-types/batch/v1';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Job, JobCondition, JobSpec, JobStatus } from 'kubernetes-types/batch/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { ControllerRegistration } from '../controllers';
 import { controlledOfKind } from './owned';
 import { deleteFirst } from './replicaset';

@@ -8,8 +8,8 @@
 import { type KubeObject, type StatefulSet, setDefaultsStatefulSet } from '@kruise-ts/api';
 import type { Action, ReconcileResult } from '@kruise-ts/core';
 import { reconcileStatefulSet, type StatefulSetControllerState } from '@kruise-ts/statefulset';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import type { ControllerRegistration } from '../controllers';
 
 const ASTS_API_VERSION = 'apps.kruise.io/v1beta1';

@@ -33,7 +33,7 @@ import {
   validateImagePullJob,
   validateNodeImage,
 } from '@kruise-ts/nodeops';
-import type { Node, Pod, Secret } from 'kubernetes-types/core/v1';
+import type { Node, Pod, Secret } from 'kubernetes-types/core/v1.js';
 import type { AdmissionChain, AdmissionContext } from '../admission';
 import { type ControllerRegistration, NO_WATCHED, type ReconcileEnv } from '../controllers';
 import type { Store } from '../store';

@@ -17,8 +17,8 @@ import {
   refOf,
   timeOf,
 } from '@kruise-ts/core';
-import type { ReplicaSet, ReplicaSetStatus } from 'kubernetes-types/apps/v1';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { ReplicaSet, ReplicaSetStatus } from 'kubernetes-types/apps/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { ControllerRegistration } from '../controllers';
 import { controlledOfKind } from './owned';
 

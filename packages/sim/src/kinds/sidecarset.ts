@@ -1,6 +1,6 @@
 // SidecarSet's registration with the simulator (taken from packages/sidecarset/examples/
-// simRegistration.ts): pod injection as an admission mutator on pod CREATE (spec §3, §4),
-// SidecarSet defaulting + hashes and validation (§1.2, §2, §6), and the controller in the loop
+// simRegistration.ts): pod injection as an admission mutator on pod CREATE (sidecarset.md §3, §4),
+// SidecarSet defaulting + hashes and validation (sidecarset.md §1.2, §2, §6), and the controller in the loop
 // with a pod watch (SS-5.9).
 import type { KubeObject, SidecarSet } from '@kruise-ts/api';
 import { DEFAULT_KRUISE_NAMESPACE } from '@kruise-ts/api';
@@ -12,8 +12,8 @@ import {
   reconcileSidecarSet,
   validateSidecarSet,
 } from '@kruise-ts/sidecarset';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { ConfigMap, Namespace, Pod } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { ConfigMap, Namespace, Pod } from 'kubernetes-types/core/v1.js';
 import type { AdmissionChain } from '../admission';
 import { type ControllerRegistration, NO_WATCHED } from '../controllers';
 

@@ -8,8 +8,8 @@ import {
   type StatefulSetControllerState,
   validateStatefulSet,
 } from '@kruise-ts/statefulset';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import type { AdmissionChain } from '../admission';
 import type { ControllerRegistration } from '../controllers';
 

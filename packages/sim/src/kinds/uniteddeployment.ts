@@ -2,7 +2,7 @@
 // "Simulator registration"): the input of reconcileUnitedDeployment built from the store (the
 // namespace's workloads of the four subset kinds plus ReplicaSets, its pods and revisions, now and
 // the controllerState), a watch that enqueues the UnitedDeployment owning a changed pod's workload
-// (the Adaptive step, spec §5.2, must see pods turn Pending/Unschedulable), and the admission
+// (the Adaptive step, uniteddeployment.md §5.2, must see pods turn Pending/Unschedulable), and the admission
 // hooks (setDefaultsUnitedDeployment, then validateUnitedDeployment).
 import { type KubeObject, setDefaultsUnitedDeployment, type UnitedDeployment } from '@kruise-ts/api';
 import {
@@ -10,13 +10,13 @@ import {
   type UnitedDeploymentObject,
   validateUnitedDeployment,
 } from '@kruise-ts/uniteddeployment';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { AdmissionChain } from '../admission';
 import { type ControllerRegistration, NO_WATCHED } from '../controllers';
 import type { Store } from '../store';
 
-/** The subset workload kinds (§7.1) and the ReplicaSets through which Deployment pods are found. */
+/** The subset workload kinds (uniteddeployment.md §7.1) and the ReplicaSets through which Deployment pods are found. */
 const SUBSET_KINDS: readonly [string, string][] = [
   ['apps/v1', 'StatefulSet'],
   ['apps.kruise.io/v1beta1', 'StatefulSet'],
@@ -63,7 +63,7 @@ export const unitedDeploymentController: ControllerRegistration = {
   },
 };
 
-/** UnitedDeployment admission: the defaults, then the §1.4 validation. */
+/** UnitedDeployment admission: the defaults, then the uniteddeployment.md §1.4 validation. */
 export function admitUnitedDeployment(chain: AdmissionChain): void {
   chain.register('apps.kruise.io/v1alpha1', 'UnitedDeployment', {
     defaulters: [

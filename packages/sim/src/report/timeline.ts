@@ -7,7 +7,7 @@
 // availability depends on time (minReadySeconds) or a new revision appears.
 import type { KubeObject } from '@kruise-ts/api';
 import { LABEL_CONTROLLER_REVISION_HASH } from '@kruise-ts/api';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { cloneSetPodAvailable, sameCountedInputs } from '../invariants';
 import { displayName } from '../keys';
 import type { Change, Store } from '../store';

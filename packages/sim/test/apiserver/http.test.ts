@@ -1,5 +1,6 @@
-// The API server over plain HTTP (fetch): the checklist of
-// shared/guides/kubernetes-api-for-kubectl.md §A–§I, one `it` per item.
+// The API server over plain HTTP (fetch): what kubectl and client libraries rely on, one `it`
+// per item, grouped A–I: discovery, OpenAPI, reads and lists, writes, deletes, watches,
+// subresources, server-side apply and errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, sampleCloneSet, startTestServer, WatchReader } from './helpers';
 
