@@ -1,4 +1,4 @@
-// Prints the benchmark numbers of the issue: injectSidecars pods/s (10k pods, 5 matching
+// Prints the SidecarSet benchmark figures: injectSidecars pods/s (10k pods, 5 matching
 // SidecarSets) and reconcileSidecarSet at 10k pods against the single-pass baseline.
 // Run: npx tsx --conditions=@kruise-ts/source packages/sidecarset/bench/measure.ts
 import { injectSidecars, reconcileSidecarSet } from '../src/index';

@@ -1,5 +1,5 @@
 // vitest bench (`npx vitest bench --run packages/sidecarset`): injectSidecars over 10 000 pods
-// with 5 matching SidecarSets (issue 7: at least 50k pods/s), and reconcileSidecarSet at
+// with 5 matching SidecarSets (target: at least 50k pods/s), and reconcileSidecarSet at
 // 10 000 pods next to the single-pass baseline (within 20x). bench/measure.ts prints the
 // pods/s and the ratio from CPU time.
 import { bench, describe } from 'vitest';

@@ -1,4 +1,4 @@
-// Benchmark of the simulator's API server (issue 9): `kubectl get pods`
+// Benchmark of the simulator's API server: `kubectl get pods`
 // against 10k simulated pods (target < 1.5 s), and a watch fan-out of 1,000
 // events/s to 10 watchers without loss. A script, not a timed test:
 //   npx tsx --conditions=@kruise-ts/source packages/sim/bench/apiserver.ts

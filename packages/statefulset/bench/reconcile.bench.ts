@@ -1,7 +1,7 @@
 // reconcileStatefulSet at 1k, 10k and 100k pods next to the single-pass baseline of
 // fixture.ts (per-pod reads every reconcile needs). Run: `npx vitest bench --run packages/statefulset`.
 // Expect the reconcile within 20x of the baseline at every size and near-linear growth
-// (measured on a 2-core machine: about 10–12 µs per pod, 5–11x the baseline).
+// (today's figures: packages/statefulset/README.md, Performance).
 import { bench, describe } from 'vitest';
 import { reconcileStatefulSet } from '../src/reconcile';
 import { midRollout, plainPass } from './fixture';

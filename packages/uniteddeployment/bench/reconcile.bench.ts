@@ -1,5 +1,5 @@
 // reconcileUnitedDeployment with 10 subsets and 10 000 pods against a single pass over the pods
-// (issue 8: within 20x). Run with `npx vitest bench --run packages/uniteddeployment`.
+// (target: within 20x). Run with `npx vitest bench --run packages/uniteddeployment`.
 import { bench, describe } from 'vitest';
 import { allocateSubsetReplicas, reconcileUnitedDeployment } from '../src/index';
 import { benchInput, singlePass } from './fixture';
