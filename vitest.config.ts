@@ -7,7 +7,7 @@ export default defineConfig({
   resolve: { conditions: ['@kruise-ts/source', 'import', 'module', 'default'] },
   ssr: { resolve: { conditions: ['@kruise-ts/source', 'import', 'module', 'default'] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     setupFiles: ['./vitest.setup.ts'],
     testTimeout: 60_000,
     pool: 'forks',

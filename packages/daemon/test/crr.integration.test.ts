@@ -12,18 +12,19 @@ import {
 } from '@kruise-ts/api';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWithoutRealTool } from '../../../test/support/realTools';
 import { createDaemon, InMemoryKube } from '../src/index';
 import { CriEnv, criSkipReason, LOCAL_REPO } from './support/criEnv';
 import { captureLogger, eventually } from './support/helpers';
 
-const skip = criSkipReason(['containerd', 'runc', 'ctr', 'busybox']);
-if (skip) console.warn(`[daemon] skipping CRR integration tests: ${skip}`);
+const SUITE = 'container recreate on real containerd (§9)';
+const skip = skipWithoutRealTool(SUITE, criSkipReason(['containerd', 'runc', 'ctr', 'busybox']));
 
 const NODE = 'node-crr';
 // A shell that exits 0 on SIGTERM (so a stop is quick) and ticks otherwise.
 const APP_CMD = ['/bin/sh', '-c', "trap 'exit 0' TERM; while true; do sleep 1 & wait $!; done"];
 
-describe.skipIf(skip !== undefined)('container recreate on real containerd (§9)', () => {
+describe.skipIf(skip)(SUITE, () => {
   let env: CriEnv;
   beforeAll(async () => {
     env = await CriEnv.start();

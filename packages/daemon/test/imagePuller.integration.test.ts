@@ -2,16 +2,17 @@
 // over CRI and Debian's docker-registry on loopback; NodeImage objects live in the in-memory API.
 import { ANNOTATION_PULLING_IMAGE_BY, type NodeImage } from '@kruise-ts/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWithoutRealTool } from '../../../test/support/realTools';
 import { ImagePuller, InMemoryKube } from '../src/index';
 import { CriEnv, criSkipReason, PRIVATE_PASSWORD, PRIVATE_USER } from './support/criEnv';
 import { captureLogger, eventually, nodeImageWith, spyImageService } from './support/helpers';
 
-const skip = criSkipReason();
-if (skip) console.warn(`[daemon] skipping image puller integration tests: ${skip}`);
+const SUITE = 'image puller on real containerd (§7)';
+const skip = skipWithoutRealTool(SUITE, criSkipReason());
 
 const FAST = { pullingRequeueMs: 150, pullingRequeueJitterMs: 0 };
 
-describe.skipIf(skip !== undefined)('image puller on real containerd (§7)', () => {
+describe.skipIf(skip)(SUITE, () => {
   let env: CriEnv;
   beforeAll(async () => {
     env = await CriEnv.start({ registries: true });

@@ -3,6 +3,7 @@
 import { deepFreeze } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import { describe, expect, it } from 'vitest';
+import { expectKnownFields } from '../../../test/support/cases';
 import {
   getNextUpgradePods,
   parseUpdateScatterTerms,
@@ -30,7 +31,8 @@ describe('upstream controller_strategy.json (SS-5.6)', () => {
     const pods = deepFreeze(expandPods(c.input.pods, factories));
     const ss = deepFreeze(c.input.sidecarSet);
     const r = getNextUpgradePods(ss, pods);
-    if (c.expected.upgradePodNames)
+    expectKnownFields(c.expected, ['upgradePodNames', 'upgradeCount', 'notUpgradableCount'], c.id);
+    if (c.expected.upgradePodNames !== undefined)
       expect(r.upgrade.map((p) => p.metadata?.name)).toEqual(c.expected.upgradePodNames);
     if (c.expected.upgradeCount !== undefined) expect(r.upgrade.length).toBe(c.expected.upgradeCount);
     if (c.expected.notUpgradableCount !== undefined)

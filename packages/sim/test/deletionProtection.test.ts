@@ -9,6 +9,7 @@ import type { KubeObject } from '@kruise-ts/api';
 import { deepFreeze, type FeatureGates, DeletionProtectionMessages as M } from '@kruise-ts/core';
 import { AppsV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { missingFile, skipWithoutRealTool } from '../../../test/support/realTools';
 import {
   AdmissionChain,
   DELETION_PROTECTED_KINDS,
@@ -208,7 +209,9 @@ describe('the API server playing kruise enforces deletion protection (gate on)',
     await s?.close();
   });
 
-  it.skipIf(!existsSync(KUBECTL))(
+  it.skipIf(
+    skipWithoutRealTool('kubectl delete under deletion protection', missingFile(KUBECTL, existsSync)),
+  )(
     'kubectl delete of a CloneSet labelled Always fails with the webhook denial; unlabelled, it goes',
     async () => {
       const body = sampleCloneSet('keep', 2);

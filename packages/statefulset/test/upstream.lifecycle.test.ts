@@ -5,6 +5,7 @@ import { applyActions, deepFreeze } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
+import { expectKnownFields } from '../../../test/support/cases';
 import { updateStatefulSet } from '../src/control';
 import { loadCases, NOW } from './fixtures';
 
@@ -87,6 +88,19 @@ describe('upstream lifecycle_update.json (§10–§11, TestUpdateWithLifecycleHo
       );
       for (const [name, want] of Object.entries<any>(v.expected.pods)) {
         const got = after.find((o) => o.metadata.name === name) as unknown as Pod | undefined;
+        expectKnownFields(
+          want,
+          [
+            'exists',
+            'lifecycleState',
+            'revision',
+            'image',
+            'conditions',
+            'inPlaceUpdateReadyReason',
+            'inPlaceUpdateState',
+          ],
+          `${name}`,
+        );
         expect(got !== undefined).toBe(want.exists);
         if (!got) continue;
         const labels = got.metadata?.labels ?? {};

@@ -2,10 +2,25 @@
 // convergence.json (run-to-convergence end states) and the scale-up cases of
 // replicas_range.json, driven through reconcileStatefulSet by the README's harness.
 import { describe, expect, it } from 'vitest';
+import { expectKnownFields } from '../../../test/support/cases';
 import { loadCases } from './fixtures';
 import { type ModelPod, ordinal, ScenarioHarness, scenarioSet } from './scenarioHarness';
 
+/** The assertion fields the scenario files use; each is checked below when a step carries it. */
+const ASSERT_FIELDS = [
+  'op',
+  'podCount',
+  'podOrdinals',
+  'unchangedExistingPods',
+  'status',
+  'pods',
+  'allPodsImage',
+  'podImages',
+];
+const POD_FIELDS = ['runningAndReady', 'available', 'image', 'imageNot'];
+
 function runAssert(h: ScenarioHarness, a: any): void {
+  expectKnownFields(a, ASSERT_FIELDS, 'assert');
   const pods = h.pods();
   if (a.podCount !== undefined) expect(pods.length).toBe(a.podCount);
   if (a.podOrdinals !== undefined) expect(pods.map(ordinal)).toEqual(a.podOrdinals);
@@ -17,6 +32,7 @@ function runAssert(h: ScenarioHarness, a: any): void {
   }
   if (a.status !== undefined) expect(h.status()).toMatchObject(a.status);
   for (const [o, want] of Object.entries<any>(a.pods ?? {})) {
+    expectKnownFields(want, POD_FIELDS, `pod ${o}`);
     const facts = h.podFacts(Number(o));
     if (want.runningAndReady !== undefined) expect(facts.runningAndReady).toBe(want.runningAndReady);
     if (want.available !== undefined) expect(facts.available).toBe(want.available);

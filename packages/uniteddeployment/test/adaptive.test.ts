@@ -193,10 +193,7 @@ describe('§5.5 TestUnschedulableStatusManagement (defaults RC 30 / UL 300)', ()
 const file = JSON.parse(
   readFileSync(
     fileURLToPath(
-      new URL(
-        '../../../testdata/upstream/uniteddeployment/unschedulable-status.json',
-        import.meta.url,
-      ),
+      new URL('../../../testdata/upstream/uniteddeployment/unschedulable-status.json', import.meta.url),
     ),
     'utf8',
   ),

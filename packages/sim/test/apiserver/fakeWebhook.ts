@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { missingFile, skipWithoutRealTool } from '../../../../test/support/realTools';
 
 const OPENSSL = '/usr/bin/openssl';
 
@@ -17,9 +18,7 @@ export const VALIDATING_CONFIGS = '/apis/admissionregistration.k8s.io/v1/validat
 
 /** Whether openssl is there; warns (naming `what` is skipped) where it is not. */
 export function haveOpenssl(what: string): boolean {
-  const have = existsSync(OPENSSL);
-  if (!have) console.warn(`${what} skipped: ${OPENSSL} is missing`);
-  return have;
+  return !skipWithoutRealTool(what, missingFile(OPENSSL, existsSync));
 }
 
 /** One review the fake webhook received: the request path (with its query) and the parsed body. */

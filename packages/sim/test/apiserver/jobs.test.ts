@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { missingFile, skipWithoutRealTool } from '../../../../test/support/realTools';
 import { jobCompletionsText, jobDurationText, jobStatusText } from '../../src/apiserver/printersMore';
 import { cronJobOfJobs } from '../jobFixtures';
 import { call, startTestServer, WatchReader } from './helpers';
@@ -138,7 +139,7 @@ describe('batch/v1 Jobs with the simulator playing kruise (controllers: all)', (
     );
   });
 
-  it.skipIf(!existsSync(KUBECTL))(
+  it.skipIf(skipWithoutRealTool('kubectl get jobs', missingFile(KUBECTL, existsSync)))(
     'kubectl get jobs prints STATUS and COMPLETIONS as on a cluster',
     async () => {
       const home = join(s.dir, 'home');

@@ -10,11 +10,11 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { missingFile, skipWithoutRealTool } from '../../../../test/support/realTools';
 import { startTestServer } from './helpers';
 
 const KUBECTL = '/usr/bin/kubectl';
-const HAVE_KUBECTL = existsSync(KUBECTL);
-if (!HAVE_KUBECTL) console.warn(`kubectl golden tests skipped: ${KUBECTL} is missing`);
+const SKIP_KUBECTL = skipWithoutRealTool('kubectl golden flow', missingFile(KUBECTL, existsSync));
 const EXAMPLE = fileURLToPath(new URL('../../../../examples/cloneset.yaml', import.meta.url));
 
 let s: Awaited<ReturnType<typeof startTestServer>>;
@@ -55,7 +55,7 @@ function background(args: string[]): {
   };
 }
 
-describe.skipIf(!HAVE_KUBECTL)('kubectl golden flow', () => {
+describe.skipIf(SKIP_KUBECTL)('kubectl golden flow', () => {
   beforeAll(async () => {
     s = await startTestServer();
     const home = join(s.dir, 'home');
