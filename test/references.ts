@@ -171,7 +171,10 @@ const PACKAGE_PAGES: Record<string, string> = {
 export function defaultPageOf(file: string): string | undefined {
   const parts = file.split('/');
   if (parts[0] === 'packages') return PACKAGE_PAGES[parts[1]];
-  if (parts[0] === 'docs' && parts[1] === 'reference') return parts[2].replace(/\.md$/, '');
+  if (parts[0] === 'docs' && parts[1] === 'reference') {
+    const page = parts[2].replace(/\.md$/, '');
+    return (REFERENCE_PAGES as readonly string[]).includes(page) ? page : undefined;
+  }
   if (parts[0] === 'testdata' && parts[1] === 'upstream' && parts.length > 3) return PACKAGE_PAGES[parts[2]];
   return undefined;
 }
@@ -199,7 +202,10 @@ export function citationsIn(file: string, text: string): Citation[] {
   const out: Citation[] = [];
   const own = defaultPageOf(file);
   let lastNamed: string | undefined;
-  text.split('\n').forEach((line, i) => {
+  // In Markdown, an inline code span shows the syntax (`§7.3`) rather than citing a rule.
+  const markdown = file.endsWith('.md');
+  text.split('\n').forEach((raw, i) => {
+    const line = markdown ? raw.replace(/`[^`]*§[^`]*`/g, '') : raw;
     let page = own ?? lastNamed;
     for (const m of line.matchAll(PAGE_OR_CITATION)) {
       if (m[1] !== undefined) {
@@ -218,9 +224,12 @@ export interface OutsideReference {
   text: string;
 }
 
-/** Names of folders that exist only beside a checkout on our own machines, never in a clone. */
+/**
+ * Names of folders that exist only beside a checkout on our own machines, never in a clone: the
+ * shared specs, design notes and upstream cases the reference pages and testdata/ replace.
+ */
 const OUTSIDE_FOLDERS =
-  /\.\.\/shared\b|\bshared\/(?:spec|upstream-cases|design|guides)\b|\bdesign\/(?:API|ARCHITECTURE)\.md/;
+  /\.\.\/shared\b|\bshared\/(?:spec|upstream-cases|design|guides)\b|\bdesign\/(?:API|ARCHITECTURE)\.md|(?:^|[^\w/.-])spec\/[a-z]+\.md/;
 
 /**
  * Every line that names a folder outside the repository, or holds a relative path literal

@@ -1,7 +1,8 @@
 // The repository stands on its own: nothing tracked reads or links a folder outside it, every
 // relative Markdown link names a file (and heading) that exists, and every `§<id>` citation in
 // code, tests and docs names a heading or rule of a docs/reference page.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -61,9 +62,30 @@ describe('the checker', () => {
     ]);
   });
 
-  it('finds a path that climbs out of the repository', () => {
-    const found = outsideReferences(root, ['test/repository.test.ts']);
-    expect(found).toEqual([]); // this file's own literals stay inside
+  it('finds a folder outside the repository, a path that climbs out, and a broken link', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kruise-ts-refs-'));
+    try {
+      mkdirSync(join(dir, 'packages/x/test'), { recursive: true });
+      mkdirSync(join(dir, 'testdata'), { recursive: true });
+      writeFileSync(join(dir, 'testdata/a.json'), '{}');
+      writeFileSync(
+        join(dir, 'packages/x/test/a.ts'),
+        [
+          "const ok = new URL('../../../testdata/a.json', import.meta.url);",
+          "const out = new URL('../../../../elsewhere/a.json', import.meta.url);",
+          '// the rules are in spec/cloneset.md',
+          '// see ../shared/upstream-cases',
+        ].join('\n'),
+      );
+      writeFileSync(join(dir, 'README.md'), '[ok](testdata/a.json) [gone](docs/none.md) [up](../x.md)\n');
+      expect(outsideReferences(dir, ['packages/x/test/a.ts']).map((r) => r.line)).toEqual([2, 3, 4]);
+      expect(brokenMarkdownLinks(dir, ['README.md']).map((b) => [b.target, b.problem])).toEqual([
+        ['docs/none.md', 'no such file'],
+        ['../x.md', 'points outside the repository'],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
