@@ -15,7 +15,7 @@ import {
   newRequirement,
   requirementMatches,
   type SelectorOperator,
-} from './selectors';
+} from './labelRequirements';
 
 /** What node affinity looks at: the node's labels and its fields (only `metadata.name`). */
 export interface NodeMatchInput {

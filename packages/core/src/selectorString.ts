@@ -2,7 +2,6 @@
 // k8s.io/apimachinery `labels.Parse` reads it: the lexer, the grammar, Kubernetes' error
 // messages. Re-exported by ./selectors.
 import { KruiseError } from './errors';
-import { isQualifiedName } from './nameValidation';
 import {
   type LabelRequirement,
   type Labels,
@@ -10,7 +9,8 @@ import {
   requirementMatches,
   type SelectorOperator,
   sortRequirementsByKey,
-} from './selectors';
+} from './labelRequirements';
+import { isQualifiedName } from './nameValidation';
 
 type Tok = 'id' | 'in' | 'notin' | '!' | '!=' | '(' | ')' | ',' | '=' | '==' | '>' | '<' | 'end' | 'error';
 

@@ -1,131 +1,24 @@
 // Label selectors as Kubernetes evaluates them: metav1.LabelSelector conversion,
-// matching, validation (FieldErrors), the `status.labelSelector` string form and
-// its parser (k8s.io/apimachinery labels.Parse). Node affinity and taints live in
-// ./nodeAffinity, label-key/value syntax in ./nameValidation and the string parser in
-// ./selectorString; all are re-exported here.
+// matching, validation (FieldErrors) and the `status.labelSelector` string form. The
+// requirements they are made of live in ./labelRequirements, node affinity and taints in
+// ./nodeAffinity, label-key/value syntax in ./nameValidation and the string parser
+// (k8s.io/apimachinery labels.Parse) in ./selectorString; all are re-exported here.
 import type { LabelSelector, LabelSelectorRequirement } from 'kubernetes-types/meta/v1.js';
 import { type FieldError, invalid, KruiseError, required } from './errors';
-import { parseGoInt } from './intstr';
+import {
+  type LabelRequirement,
+  type Labels,
+  newRequirement,
+  requirementMatches,
+  type SelectorOperator,
+  sortRequirementsByKey,
+} from './labelRequirements';
 import { isQualifiedName, isValidLabelValue } from './nameValidation';
 
+export * from './labelRequirements';
 export * from './nameValidation';
 export * from './nodeAffinity';
 export * from './selectorString';
-
-/** `selection.Operator` of k8s.io/apimachinery, with the same string values. */
-export type SelectorOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';
-
-/** One requirement of a parsed selector (`labels.Requirement`). */
-export interface LabelRequirement {
-  key: string;
-  operator: SelectorOperator;
-  values: string[];
-}
-
-/** A label map as found on objects (absent → empty). */
-export type Labels = Readonly<Record<string, string>> | null | undefined;
-
-/**
- * `labels.NewRequirement`: validates a requirement the way Kubernetes does.
- * @throws KruiseError describing the problem.
- */
-export function newRequirement(
-  key: string,
-  operator: SelectorOperator,
-  values: readonly string[],
-): LabelRequirement {
-  const keyErrs = isQualifiedName(key);
-  if (keyErrs.length > 0)
-    throw new KruiseError(`key: Invalid value: ${JSON.stringify(key)}: ${keyErrs.join('; ')}`, key);
-  switch (operator) {
-    case 'in':
-    case 'notin':
-      if (values.length === 0) {
-        throw new KruiseError(
-          "values: Invalid value: for 'in', 'notin' operators, values set can't be empty",
-          values,
-        );
-      }
-      break;
-    case '=':
-    case '==':
-    case '!=':
-      if (values.length !== 1) {
-        throw new KruiseError(
-          'values: Invalid value: exact-match compatibility requires one single value',
-          values,
-        );
-      }
-      break;
-    case 'exists':
-    case '!':
-      if (values.length !== 0) {
-        throw new KruiseError(
-          'values: Invalid value: values set must be empty for exists and does not exist',
-          values,
-        );
-      }
-      break;
-    case 'gt':
-    case 'lt':
-      if (values.length !== 1) {
-        throw new KruiseError(
-          "values: Invalid value: for 'Gt', 'Lt' operators, exactly one value is required",
-          values,
-        );
-      }
-      if (parseGoInt(values[0]) === undefined) {
-        throw new KruiseError(
-          "values[0]: Invalid value: for 'Gt', 'Lt' operators, the value must be an integer",
-          values[0],
-        );
-      }
-      break;
-    default:
-      throw new KruiseError(`operator: Unsupported value: ${JSON.stringify(operator)}`, operator);
-  }
-  for (const v of values) {
-    const errs = isValidLabelValue(v);
-    if (errs.length > 0)
-      throw new KruiseError(`values: Invalid value: ${JSON.stringify(v)}: ${errs.join('; ')}`, v);
-  }
-  return { key, operator, values: [...values] };
-}
-
-/** `Requirement.Matches`. */
-export function requirementMatches(r: LabelRequirement, labels: Labels): boolean {
-  const set = labels ?? {};
-  const has = Object.hasOwn(set, r.key);
-  const value = has ? set[r.key] : undefined;
-  switch (r.operator) {
-    case 'in':
-    case '=':
-    case '==':
-      return has && r.values.includes(value as string);
-    case 'notin':
-    case '!=':
-      return !has || !r.values.includes(value as string);
-    case 'exists':
-      return has;
-    case '!':
-      return !has;
-    case 'gt':
-    case 'lt': {
-      if (!has || r.values.length !== 1) return false;
-      const lv = parseGoInt(value as string);
-      const rv = parseGoInt(r.values[0]);
-      if (lv === undefined || rv === undefined) return false;
-      return r.operator === 'gt' ? lv > rv : lv < rv;
-    }
-    default:
-      return false;
-  }
-}
-
-/** Sorts requirements by key (stable), as `Selector.Add` / `labels.Parse` do. */
-export function sortRequirementsByKey(reqs: LabelRequirement[]): LabelRequirement[] {
-  return [...reqs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-}
 
 const EXPRESSION_OPERATORS: Record<string, SelectorOperator> = {
   In: 'in',

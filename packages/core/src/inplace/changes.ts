@@ -3,7 +3,6 @@
 // the pod's untouched keys. Private to the protocol (not re-exported by index.ts).
 import type { InPlaceUpdateSpec } from '@kruise-ts/api';
 import { mergePodChangeHints, type PodChangeHint } from './diff';
-import type { InPlaceUpdateOptions } from './update';
 
 /** Everywhere: what a metadata patch or an unknown mutator may touch. */
 export const ANYWHERE: PodChangeHint = Object.freeze({ metadata: true, spec: true, status: true });
@@ -21,7 +20,7 @@ export const CONDITIONS: PodChangeHint = Object.freeze({ status: Object.freeze({
  */
 export function changesOfUpdate(
   spec: InPlaceUpdateSpec,
-  opts: Pick<InPlaceUpdateOptions, 'extraMutator' | 'extraMutatorChanges'>,
+  opts: { readonly extraMutator?: unknown; readonly extraMutatorChanges?: PodChangeHint },
   batchApplied: boolean,
   conditionsWritten: boolean,
 ): PodChangeHint {
