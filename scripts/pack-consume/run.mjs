@@ -27,7 +27,6 @@
 // The pnpm used for packing is the one running this script (`pnpm run test:pack`), else
 // `npx -y pnpm@<version of the root packageManager field>`.
 
-import { spawn } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -41,11 +40,24 @@ import {
 } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  consumerEnv,
+  consumerManifest,
+  exec,
+  expectSuccess,
+  exportTargets,
+  packAll,
+  pnpmCommand,
+  tail,
+  unbuiltFiles,
+  unbuiltMessage,
+  workspaceOverrides,
+  workspacePackages,
+} from './lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
 const args = process.argv.slice(2);
 const keep = args.includes('--keep');
 for (const a of args) {
@@ -55,55 +67,15 @@ for (const a of args) {
   }
 }
 
-/** The workspace-only export condition (points at ./src, which is not packed). */
-const SOURCE_CONDITION = '@kruise-ts/source';
 /** The three module/moduleResolution pairs a consumer may use. */
 const MODES = [
   ['NodeNext', 'NodeNext'],
   ['Node16', 'Node16'],
   ['ESNext', 'Bundler'],
 ];
-const isWindows = process.platform === 'win32';
 const started = performance.now();
 
 // ---------------------------------------------------------------- helpers
-
-/** Runs a command; resolves with its exit code and output (never rejects). */
-function exec(cmd, cmdArgs, opts = {}) {
-  return new Promise((resolve) => {
-    const t0 = performance.now();
-    const child = spawn(cmd, cmdArgs, {
-      cwd: opts.cwd ?? root,
-      env: opts.env ?? process.env,
-      shell: isWindows, // npx/npm are .cmd files there
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', (e) =>
-      resolve({ code: -1, stdout, stderr: `${stderr}${e.message}`, ms: performance.now() - t0 }),
-    );
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr, ms: performance.now() - t0 }));
-  });
-}
-
-/** The environment for tools run in the consumer project: without what `pnpm run` exports about this workspace. */
-function consumerEnv() {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) {
-    if (/^npm_(package_|lifecycle_|config_user_agent$|execpath$|node_execpath$|command$)/i.test(k))
-      delete env[k];
-    if (k === 'INIT_CWD' || k.startsWith('PNPM_')) delete env[k];
-  }
-  env.NODE_OPTIONS = ''; // no --conditions=@kruise-ts/source or loaders from the caller
-  return env;
-}
 
 const results = [];
 
@@ -137,12 +109,6 @@ const indent = (text) =>
     .split('\n')
     .map((l) => `    ${l}`)
     .join('\n');
-const tail = (text, lines = 40) => text.trimEnd().split('\n').slice(-lines).join('\n');
-
-/** Throws with the command's output when it did not exit 0. */
-function expectSuccess(what, r) {
-  if (r.code !== 0) throw new Error(`${what} exited with ${r.code}\n${tail(`${r.stdout}\n${r.stderr}`)}`);
-}
 
 /** The package name of a bare import specifier (`@scope/name/sub` -> `@scope/name`), or undefined. */
 function packageOf(specifier) {
@@ -180,20 +146,6 @@ function listFiles(dir) {
   return out;
 }
 
-/** The file targets of an exports map (any nesting), without the workspace-only condition. */
-function exportTargets(exportsField) {
-  const out = [];
-  const walk = (v) => {
-    if (typeof v === 'string') out.push(v);
-    else if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') {
-      for (const [k, sub] of Object.entries(v)) if (k !== SOURCE_CONDITION) walk(sub);
-    }
-  };
-  walk(exportsField);
-  return out;
-}
-
 /** The import specifiers of a package's entry points: `name` and `name/<subpath>`. */
 function entrySpecifiers(pkg) {
   if (!pkg.exports || typeof pkg.exports === 'string') return [pkg.name];
@@ -222,25 +174,13 @@ function finish() {
 
 // ---------------------------------------------------------------- the workspace's packages
 
-const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const packages = readdirSync(join(root, 'packages'))
-  .map((d) => join(root, 'packages', d))
-  .filter((d) => existsSync(join(d, 'package.json')))
-  .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
-  .filter(({ pkg }) => !pkg.private)
-  .sort((a, b) => a.pkg.name.localeCompare(b.pkg.name));
+const packages = workspacePackages();
 const versions = new Map(packages.map(({ pkg }) => [pkg.name, pkg.version]));
 
 // Built? Every file the package.json points at must exist in the workspace before packing.
-const unbuilt = [];
-for (const { dir, pkg } of packages) {
-  const targets = [...exportTargets(pkg.exports ?? {}), pkg.main, pkg.types, ...Object.values(pkg.bin ?? {})];
-  for (const t of targets) if (t && !existsSync(join(dir, t))) unbuilt.push(`${pkg.name}: ${t}`);
-}
+const unbuilt = unbuiltFiles(packages);
 if (unbuilt.length > 0) {
-  console.error(
-    `pack-consume: the packages are not built (missing ${unbuilt.slice(0, 5).join(', ')}${unbuilt.length > 5 ? ', ...' : ''}).\nRun \`pnpm build\` first.`,
-  );
+  console.error(unbuiltMessage('pack-consume', unbuilt));
   process.exit(1);
 }
 
@@ -253,31 +193,10 @@ console.log(`pack-consume: ${packages.length} packages, working in ${work}\n`);
 
 // ---------------------------------------------------------------- 1. pack and inspect
 
-const pnpm = (() => {
-  const execPath = process.env.npm_execpath;
-  if (execPath && /pnpm/i.test(basename(execPath))) {
-    // A script (pnpm.cjs) runs under this Node; pnpm 12 may also be a native executable.
-    return /\.[cm]?js$/.test(execPath) ? [process.execPath, [execPath]] : [execPath, []];
-  }
-  const version = /^pnpm@(.+)$/.exec(rootPkg.packageManager ?? '')?.[1] ?? 'latest';
-  return ['npx', ['-y', `pnpm@${version}`]];
-})();
-
 const tarballs = new Map(); // package name -> tarball path
 const packed = await check(`pnpm pack (${packages.length} packages)`, async () => {
-  const runs = await Promise.all(
-    packages.map(async ({ dir, pkg }) => ({
-      pkg,
-      r: await exec(pnpm[0], [...pnpm[1], 'pack', '--pack-destination', tarDir], { cwd: dir }),
-    })),
-  );
-  for (const { pkg, r } of runs) expectSuccess(`pnpm pack of ${pkg.name}`, r);
+  for (const [name, path] of await packAll(packages, tarDir, pnpmCommand())) tarballs.set(name, path);
   const files = readdirSync(tarDir);
-  for (const { pkg } of packages) {
-    const expected = `${pkg.name.replace(/^@/, '').replace('/', '-')}-${pkg.version}.tgz`;
-    if (!files.includes(expected)) throw new Error(`no ${expected} in ${tarDir} (found ${files.join(', ')})`);
-    tarballs.set(pkg.name, join(tarDir, expected));
-  }
   return `${files.length} tarballs`;
 });
 if (!packed) finish();
@@ -341,21 +260,6 @@ for (const { pkg } of packages) {
 
 // ---------------------------------------------------------------- 2. the consumer project
 
-/** The `overrides:` map of pnpm-workspace.yaml (flat `name: range` lines; no YAML parser needed). */
-function workspaceOverrides() {
-  const out = {};
-  const lines = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8').split('\n');
-  const start = lines.findIndex((l) => /^overrides:\s*$/.test(l));
-  if (start < 0) return out;
-  for (const line of lines.slice(start + 1)) {
-    if (/^\S/.test(line)) break;
-    const m = /^\s+(['"]?)([^'":]+)\1:\s*(['"]?)([^'"#]+?)\3\s*(?:#.*)?$/.exec(line);
-    if (m) out[m[2]] = m[4];
-  }
-  return out;
-}
-
-const fileSpecs = Object.fromEntries([...tarballs].map(([name, path]) => [name, `file:${path}`]));
 const inherited = workspaceOverrides();
 if (Object.keys(inherited).length > 0)
   console.log(
@@ -366,17 +270,7 @@ if (Object.keys(inherited).length > 0)
 writeFileSync(
   join(consumerDir, 'package.json'),
   `${JSON.stringify(
-    {
-      name: 'kruise-ts-pack-consumer',
-      version: '0.0.0',
-      private: true,
-      type: 'module',
-      dependencies: fileSpecs,
-      devDependencies: { '@types/node': '^20', typescript: '~5.9.0' },
-      // npm resolves the packages' dependencies on each other (e.g. "@kruise-ts/api": "0.1.0") to
-      // the tarballs instead of the registry.
-      overrides: { ...inherited, ...fileSpecs },
-    },
+    consumerManifest('kruise-ts-pack-consumer', tarballs, { '@types/node': '^20', typescript: '~5.9.0' }),
     null,
     2,
   )}\n`,
