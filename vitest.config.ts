@@ -9,7 +9,9 @@ export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     setupFiles: ['./vitest.setup.ts'],
-    testTimeout: 60_000,
+    // A property test's time grows with its run count: FC_NUM_RUNS=1000 (ten times CI's 100)
+    // allows ten times the minute a test gets in CI.
+    testTimeout: 60_000 * Math.max(1, Number(process.env.FC_NUM_RUNS ?? 100) / 100),
     pool: 'forks',
     reporters: ['default', './scripts/summary-reporter.ts'],
     benchmark: { include: ['packages/*/bench/**/*.bench.ts'] },

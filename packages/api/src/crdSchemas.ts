@@ -1,6 +1,8 @@
 // Structural openAPIV3Schema of every Kruise CRD version, built with a tiny schema DSL
-// from the field lists of the type files (cloneset.ts, statefulset.ts, …). Pod templates,
-// containers, volumes and PVC templates keep `x-kubernetes-preserve-unknown-fields`.
+// from the field lists of the type files (cloneset.ts, statefulset.ts, …). What a kind embeds
+// from Kubernetes (pod templates, PVC templates, selectors, tolerations, containers, volumes)
+// refers to the generated Kubernetes definitions (structure/k8sDefinitions.generated.ts), so the
+// API server, `kubectl --validate=strict` and checkStructure reject the same typos.
 
 import {
   advancedCronJob,
@@ -14,7 +16,6 @@ import {
   arr,
   bool,
   condition,
-  free,
   inPlaceUpdateStrategy,
   int32,
   int64,
@@ -30,40 +31,47 @@ import {
   str,
   strMap,
 } from './schemaDsl';
+import { inlineK8sRefs, k8sDefinition, k8sRef, nestedWorkload } from './structure/k8sRefs';
 
 export type { JSONSchema } from './schemaDsl';
 
+const podTemplate = (): JSONSchema => k8sRef('PodTemplateSpec');
+const pvcTemplates = (): JSONSchema => arr(k8sRef('PersistentVolumeClaim'));
+
 // ---- CloneSet ------------------------------------------------------------------
+
+const cloneSetSpec = (): JSONSchema =>
+  obj(
+    {
+      replicas: int32(),
+      selector: labelSelector(),
+      template: podTemplate(),
+      volumeClaimTemplates: pvcTemplates(),
+      scaleStrategy: obj({
+        podsToDelete: arr(str()),
+        maxUnavailable: intOrString(),
+        disablePVCReuse: bool(),
+      }),
+      updateStrategy: obj({
+        type: str(),
+        partition: intOrString(),
+        maxUnavailable: intOrString(),
+        maxSurge: intOrString(),
+        paused: bool(),
+        priorityStrategy: priorityStrategy(),
+        scatterStrategy: scatterStrategy(),
+        inPlaceUpdateStrategy: inPlaceUpdateStrategy(),
+      }),
+      revisionHistoryLimit: int32(),
+      minReadySeconds: int32(),
+      lifecycle: lifecycle(),
+    },
+    ['selector', 'template'],
+  );
 
 const cloneSet = (): JSONSchema =>
   root(
-    obj(
-      {
-        replicas: int32(),
-        selector: labelSelector(),
-        template: free(),
-        volumeClaimTemplates: arr(free()),
-        scaleStrategy: obj({
-          podsToDelete: arr(str()),
-          maxUnavailable: intOrString(),
-          disablePVCReuse: bool(),
-        }),
-        updateStrategy: obj({
-          type: str(),
-          partition: intOrString(),
-          maxUnavailable: intOrString(),
-          maxSurge: intOrString(),
-          paused: bool(),
-          priorityStrategy: priorityStrategy(),
-          scatterStrategy: scatterStrategy(),
-          inPlaceUpdateStrategy: inPlaceUpdateStrategy(),
-        }),
-        revisionHistoryLimit: int32(),
-        minReadySeconds: int32(),
-        lifecycle: lifecycle(),
-      },
-      ['selector', 'template'],
-    ),
+    cloneSetSpec(),
     obj({
       observedGeneration: int64(),
       replicas: int32(),
@@ -83,12 +91,12 @@ const cloneSet = (): JSONSchema =>
 
 // ---- Advanced StatefulSet --------------------------------------------------------
 
-function statefulSet(v1beta1: boolean): JSONSchema {
+function statefulSetSpec(v1beta1: boolean): JSONSchema {
   const spec: Record<string, JSONSchema> = {
     replicas: int32(),
     selector: labelSelector(),
-    template: free(),
-    volumeClaimTemplates: arr(free()),
+    template: podTemplate(),
+    volumeClaimTemplates: pvcTemplates(),
     serviceName: str(),
     podManagementPolicy: str(),
     updateStrategy: obj({
@@ -105,6 +113,20 @@ function statefulSet(v1beta1: boolean): JSONSchema {
     }),
     revisionHistoryLimit: int32(),
   };
+  if (v1beta1) {
+    Object.assign(spec, {
+      reserveOrdinals: arr(intOrString()),
+      lifecycle: lifecycle(),
+      scaleStrategy: obj({ maxUnavailable: intOrString() }),
+      persistentVolumeClaimRetentionPolicy: obj({ whenDeleted: str(), whenScaled: str() }),
+      ordinals: obj({ start: int32() }),
+      volumeClaimUpdateStrategy: obj({ type: str() }),
+    });
+  }
+  return obj(spec, ['selector', 'template']);
+}
+
+function statefulSet(v1beta1: boolean): JSONSchema {
   const status: Record<string, JSONSchema> = {
     observedGeneration: int64(),
     replicas: int32(),
@@ -119,14 +141,6 @@ function statefulSet(v1beta1: boolean): JSONSchema {
     labelSelector: str(),
   };
   if (v1beta1) {
-    Object.assign(spec, {
-      reserveOrdinals: arr(intOrString()),
-      lifecycle: lifecycle(),
-      scaleStrategy: obj({ maxUnavailable: intOrString() }),
-      persistentVolumeClaimRetentionPolicy: obj({ whenDeleted: str(), whenScaled: str() }),
-      ordinals: obj({ start: int32() }),
-      volumeClaimUpdateStrategy: obj({ type: str() }),
-    });
     Object.assign(status, {
       updatedReadyReplicas: int32(),
       updatedAvailableReplicas: int32(),
@@ -139,7 +153,7 @@ function statefulSet(v1beta1: boolean): JSONSchema {
       ),
     });
   }
-  return root(obj(spec, ['selector', 'template']), obj(status));
+  return root(statefulSetSpec(v1beta1), obj(status));
 }
 
 // ---- Advanced DaemonSet ----------------------------------------------------------
@@ -149,7 +163,7 @@ const daemonSet = (): JSONSchema =>
     obj(
       {
         selector: labelSelector(),
-        template: free(),
+        template: podTemplate(),
         updateStrategy: obj({
           type: str(),
           rollingUpdate: obj({
@@ -185,15 +199,38 @@ const daemonSet = (): JSONSchema =>
 
 // ---- SidecarSet --------------------------------------------------------------------
 
+/** A sidecar container: every field of a Kubernetes Container plus the SidecarSet ones. */
+function sidecarContainer(): JSONSchema {
+  const container = k8sDefinition('Container') as JSONSchema;
+  return {
+    ...container,
+    properties: {
+      ...(container.properties as Record<string, JSONSchema>),
+      // Plain strings, as in OpenKruise's CRD: the webhook words the error for a bad value.
+      podInjectPolicy: str(),
+      upgradeStrategy: obj({ upgradeType: str(), hotUpgradeEmptyImage: str() }),
+      shareVolumePolicy: obj({ type: str() }),
+      transferEnv: arr(
+        obj({
+          sourceContainerName: str(),
+          sourceContainerNameFrom: obj({ fieldRef: k8sRef('ObjectFieldSelector') }),
+          envName: str(),
+          envNames: arr(str()),
+        }),
+      ),
+    },
+  };
+}
+
 const sidecarSet = (): JSONSchema =>
   root(
     obj({
       selector: labelSelector(),
       namespace: str(),
       namespaceSelector: labelSelector(),
-      initContainers: arr(free()),
-      containers: arr(free()),
-      volumes: arr(free()),
+      initContainers: arr(sidecarContainer()),
+      containers: arr(sidecarContainer()),
+      volumes: arr(k8sRef('Volume')),
       updateStrategy: obj({
         type: str(),
         paused: bool(),
@@ -211,7 +248,7 @@ const sidecarSet = (): JSONSchema =>
           policy: { ...str(), default: 'Always' },
         }),
       }),
-      imagePullSecrets: arr(obj({ name: str() })),
+      imagePullSecrets: arr(k8sRef('LocalObjectReference')),
       revisionHistoryLimit: int32(),
       patchPodMetadata: arr(obj({ annotations: strMap(), patchPolicy: str() })),
     }),
@@ -228,6 +265,14 @@ const sidecarSet = (): JSONSchema =>
 
 // ---- UnitedDeployment ------------------------------------------------------------
 
+/**
+ * One of `spec.template`'s members: a workload's metadata and spec. The spec requires nothing:
+ * the subset workload takes its selector (and with it the labels) from the UnitedDeployment, so
+ * `statefulSetTemplate.spec.selector`, required in a StatefulSet, may be left out here.
+ */
+const subsetTemplate = (spec: JSONSchema): JSONSchema =>
+  nestedWorkload(obj({ metadata: k8sRef('ObjectMeta'), spec: { ...spec, required: [] } }));
+
 const unitedDeployment = (): JSONSchema =>
   root(
     obj(
@@ -235,22 +280,23 @@ const unitedDeployment = (): JSONSchema =>
         replicas: int32(),
         selector: labelSelector(),
         template: obj({
-          statefulSetTemplate: free(),
-          advancedStatefulSetTemplate: free(),
-          cloneSetTemplate: free(),
-          deploymentTemplate: free(),
+          statefulSetTemplate: subsetTemplate(k8sRef('StatefulSetSpec')),
+          advancedStatefulSetTemplate: subsetTemplate(statefulSetSpec(true)),
+          cloneSetTemplate: subsetTemplate(cloneSetSpec()),
+          deploymentTemplate: subsetTemplate(k8sRef('DeploymentSpec')),
         }),
         topology: obj({
           subsets: arr(
             obj(
               {
                 name: str(),
-                nodeSelectorTerm: free(),
-                tolerations: arr(free()),
+                nodeSelectorTerm: k8sRef('NodeSelectorTerm'),
+                tolerations: arr(k8sRef('Toleration')),
                 replicas: intOrString(),
                 minReplicas: intOrString(),
                 maxReplicas: intOrString(),
-                patch: free(),
+                // A RawExtension: any JSON value; whether it applies is the controller's question.
+                patch: { 'x-kubernetes-preserve-unknown-fields': true },
               },
               ['name'],
             ),
@@ -283,7 +329,20 @@ const unitedDeployment = (): JSONSchema =>
     }),
   );
 
+/**
+ * The openAPIV3Schema of `kind` at `version` as a CRD publishes it: self-contained, every
+ * Kubernetes type it embeds expanded (a structural CRD schema may not use $ref).
+ */
 export function crdSchema(kind: string, version: string): JSONSchema {
+  return inlineK8sRefs(kindSchema(kind, version));
+}
+
+/**
+ * The schema of `kind` at `version` with the Kubernetes types it embeds left as
+ * `{ $ref: 'PodTemplateSpec' }` (see structure/k8sRefs.ts): what checkStructure walks.
+ * An unknown kind gets a root that accepts any spec and status.
+ */
+export function kindSchema(kind: string, version: string): JSONSchema {
   switch (kind) {
     case 'CloneSet':
       return cloneSet();
@@ -308,6 +367,9 @@ export function crdSchema(kind: string, version: string): JSONSchema {
     case 'AdvancedCronJob':
       return advancedCronJob(version === 'v1beta1');
     default:
-      return root(free(), free());
+      return root(
+        { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+        { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+      );
   }
 }

@@ -18,6 +18,7 @@ import {
   strMap,
   time,
 } from './schemaDsl';
+import { k8sDefinition, k8sRef, nestedWorkload } from './structure/k8sRefs';
 
 // ---- image pull jobs, NodeImage ----------------------------------------------------
 
@@ -26,7 +27,11 @@ export const completionPolicy = (): JSONSchema =>
 
 export const imagePullJobTemplate = (): Record<string, JSONSchema> => ({
   pullSecrets: arr(str()),
-  selector: obj({ names: arr(str()), ...(labelSelector().properties as Record<string, JSONSchema>) }),
+  // A LabelSelector plus `names` (both may not be set, a rule of the webhook).
+  selector: (() => {
+    const ls = k8sDefinition('LabelSelector') as JSONSchema;
+    return { ...ls, properties: { names: arr(str()), ...(ls.properties as Record<string, JSONSchema>) } };
+  })(),
   podSelector: labelSelector(),
   parallelism: intOrString(),
   pullPolicy: obj({ timeoutSeconds: int32(), backoffLimit: int32() }),
@@ -134,8 +139,12 @@ export const containerRecreateRequest = (): JSONSchema =>
           obj(
             {
               name: str(),
-              preStop: free(),
-              ports: arr(free()),
+              preStop: obj({
+                exec: k8sRef('ExecAction'),
+                httpGet: k8sRef('HTTPGetAction'),
+                tcpSocket: k8sRef('TCPSocketAction'),
+              }),
+              ports: arr(k8sRef('ContainerPort')),
               statusContext: obj({ containerID: str(), restartCount: int32() }, [
                 'containerID',
                 'restartCount',
@@ -173,7 +182,7 @@ export const broadcastJobSpec = (): JSONSchema =>
   obj(
     {
       parallelism: intOrString(),
-      template: free(),
+      template: k8sRef('PodTemplateSpec'),
       completionPolicy: completionPolicy(),
       paused: bool(),
       failurePolicy: obj({ type: str(), restartLimit: int32() }),
@@ -198,12 +207,12 @@ export const broadcastJob = (): JSONSchema =>
 
 export function advancedCronJob(v1beta1: boolean): JSONSchema {
   const template: Record<string, JSONSchema> = {
-    jobTemplate: free(),
-    broadcastJobTemplate: obj({ metadata: free(), spec: broadcastJobSpec() }),
+    jobTemplate: nestedWorkload(k8sRef('JobTemplateSpec')),
+    broadcastJobTemplate: nestedWorkload(obj({ metadata: k8sRef('ObjectMeta'), spec: broadcastJobSpec() })),
   };
   if (v1beta1) {
     template.imageListPullJobTemplate = obj({
-      metadata: free(),
+      metadata: k8sRef('ObjectMeta'),
       spec: imageListPullJobSpec(['completionPolicy', 'images']),
     });
   }
@@ -224,5 +233,3 @@ export function advancedCronJob(v1beta1: boolean): JSONSchema {
     obj({ type: str(), active: arr(free()), lastScheduleTime: time() }),
   );
 }
-
-/** The openAPIV3Schema of `kind` at `version` (every version kruise-ts serves, kinds.ts). */

@@ -5,7 +5,7 @@ export * from './broadcastjob';
 export * from './cloneset';
 export * from './constants';
 export * from './containerrecreaterequest';
-export { crdSchema, type JSONSchema } from './crdSchemas';
+export { crdSchema, type JSONSchema, kindSchema } from './crdSchemas';
 export * from './crds';
 export * from './daemonset';
 export {
@@ -49,4 +49,6 @@ export {
 export * from './pub';
 export * from './sidecarset';
 export * from './statefulset';
+export * from './structure';
 export * from './uniteddeployment';
+export * from './yamlDocuments';

@@ -1,8 +1,9 @@
 // The manifest reader: multi-document YAML (or JSON) text → Kubernetes objects, with
 // an error per bad document naming its index, line and field. Never throws.
-import { isMap, LineCounter, parseAllDocuments } from 'yaml';
+import { isMap } from 'yaml';
 import { builtinKinds, findKruiseKind, isBuiltinKind, isKruiseKind } from './kinds';
 import type { KubeObject } from './meta';
+import { readYamlDocuments } from './yamlDocuments';
 
 /** A problem with one document of a manifest. */
 export interface ManifestError {
@@ -32,6 +33,12 @@ export interface ReadManifestsOptions {
    * simulator's `sim.kruise-ts.io/v1alpha1` `Scenario`.
    */
   acceptKind?: (apiVersion: string, kind: string) => boolean;
+  /**
+   * Further checks of each object the reader accepts, e.g. the API server's limit on the size of
+   * annotations. Each problem becomes a `ManifestError` of the object's document (its field under
+   * `items[i].` for a List item, its line where the field is written) and the object is left out.
+   */
+  check?: (object: KubeObject) => readonly { field?: string; message: string }[];
 }
 
 /** Checks one object; returns the error (without document/line) or undefined when it is fine. */
@@ -83,7 +90,11 @@ function checkObject(
  * that is malformed YAML, not a mapping, lacks `apiVersion`, `kind` or `metadata.name` (a
  * `metadata.generateName` is accepted instead), or has a kind that is neither a Kruise kind at a
  * served version nor a known Kubernetes built-in (nor accepted by `opts.acceptKind`), gives one
- * `ManifestError`; the other documents are still returned.
+ * `ManifestError`; the other documents are still returned. Malformed YAML includes what
+ * `readYamlDocuments` refuses: an alias naming no anchor before it or inside its own anchor,
+ * aliases expanding past `MAX_YAML_ALIAS_COUNT` (a "billion laughs"), and nesting deeper than
+ * `MAX_YAML_DEPTH`, which refuses the whole text (one error naming the deep document) because
+ * it is found before any document is built.
  *
  * Example: `readManifests('kind: Foo\n---\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: a}')`
  * returns the Namespace and `[{document: 0, line: 1, field: 'apiVersion', message: 'missing or empty apiVersion'}]`
@@ -95,68 +106,83 @@ export function readManifests(text: string, opts?: ReadManifestsOptions): Manife
   if (typeof text !== 'string') {
     return { objects, errors: [{ document: 0, message: 'manifest text is not a string' }] };
   }
-  const lineCounter = new LineCounter();
-  let docs: ReturnType<typeof parseAllDocuments>;
-  try {
-    docs = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  } catch (e) {
-    return { objects, errors: [{ document: 0, line: 1, message: `cannot parse YAML: ${String(e)}` }] };
+  const stream = readYamlDocuments(text);
+  if (stream.problem) {
+    const { document, line, message } = stream.problem;
+    return { objects, errors: [{ document: document ?? 0, line, message }] };
   }
-  const list = Array.isArray(docs) ? docs : [];
   const lineOf = (offset: number | undefined) =>
-    offset === undefined ? undefined : lineCounter.linePos(offset).line;
-  list.forEach((doc, index) => {
+    offset === undefined ? undefined : stream.lineCounter.linePos(offset).line;
+  for (const { index, doc, line: startLine, value, problems } of stream.documents) {
+    if (problems.length > 0) {
+      errors.push({ document: index, line: problems[0].line, message: problems[0].message });
+      continue;
+    }
+    if (value === null || value === undefined) continue; // empty, or only `null` / `~`
     const contents = doc.contents;
-    const startLine = lineOf(contents?.range?.[0] ?? doc.range?.[0]);
-    if (doc.errors.length > 0) {
-      const err = doc.errors[0];
-      errors.push({
-        document: index,
-        line: lineOf(err.pos?.[0]) ?? startLine,
-        message: `malformed YAML: ${err.message.split('\n')[0]}`,
-      });
-      return;
-    }
-    if (contents === null || contents === undefined) return; // empty document
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount: 1000 });
-    } catch (e) {
-      errors.push({ document: index, line: startLine, message: `cannot read YAML: ${String(e)}` });
-      return;
-    }
-    if (value === null || value === undefined) return; // a document holding only `null` / `~`
     if (!isMap(contents) || !isRecord(value)) {
       errors.push({ document: index, line: startLine, message: 'document is not a mapping (an object)' });
-      return;
+      continue;
     }
     if (value.kind === 'List' && value.apiVersion === 'v1' && Array.isArray(value.items)) {
       value.items.forEach((item: unknown, i: number) => {
         const bad = checkObject(item, `items[${i}]`, opts);
         if (bad) errors.push({ document: index, line: startLine, ...bad });
-        else objects.push(item as KubeObject);
+        else {
+          const more = furtherChecks(item as KubeObject, `items[${i}].`, opts);
+          for (const e of more) errors.push({ document: index, line: startLine, ...e });
+          if (more.length === 0) objects.push(item as KubeObject);
+        }
       });
-      return;
+      continue;
     }
-    const bad = checkObject(value, '', opts);
+    const bad = checkObject(value, '', opts) ?? furtherChecks(value as KubeObject, '', opts)[0];
     if (bad)
       errors.push({ document: index, line: lineOfField(contents, bad.field, lineOf) ?? startLine, ...bad });
     else objects.push(value as KubeObject);
-  });
+  }
   return { objects, errors };
 }
 
-/** The line of a top-level key (or of `metadata.name`'s parent) inside a document, when present. */
+/**
+ * The problems `opts.check` finds in an accepted object, fields prefixed with `prefix`. A check
+ * that throws is reported as a problem of the object rather than thrown out of the reader.
+ */
+function furtherChecks(
+  object: KubeObject,
+  prefix: string,
+  opts: ReadManifestsOptions | undefined,
+): { field?: string; message: string }[] {
+  if (!opts?.check) return [];
+  try {
+    return opts.check(object).map((e) => ({
+      field: e.field === undefined ? prefix.replace(/\.$/, '') || undefined : `${prefix}${e.field}`,
+      message: e.message,
+    }));
+  } catch (e) {
+    return [{ field: prefix.replace(/\.$/, '') || undefined, message: `check failed: ${String(e)}` }];
+  }
+}
+
+/**
+ * The line of a field inside a document: of the deepest key of the dotted path that is written
+ * there (`metadata.annotations` → the `annotations:` key; `metadata.name` when name is missing →
+ * the `metadata:` key), or undefined when not even the first key is.
+ */
 function lineOfField(
   contents: unknown,
   field: string | undefined,
   lineOf: (offset: number | undefined) => number | undefined,
 ): number | undefined {
-  if (!field || !isMap(contents)) return undefined;
-  const top = field.split('.')[0];
-  for (const pair of contents.items) {
-    const key = pair.key as { value?: unknown; range?: [number, number, number] } | null;
-    if (key && key.value === top) return lineOf(key.range?.[0]);
+  if (!field) return undefined;
+  let node = contents;
+  let line: number | undefined;
+  for (const part of field.split('.')) {
+    if (!isMap(node)) break;
+    const pair = node.items.find((p) => (p.key as { value?: unknown } | null)?.value === part);
+    if (!pair) break;
+    line = lineOf((pair.key as { range?: [number, number, number] } | null)?.range?.[0]) ?? line;
+    node = pair.value;
   }
-  return undefined;
+  return line;
 }

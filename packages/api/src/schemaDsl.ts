@@ -1,8 +1,11 @@
 // A tiny DSL for structural openAPIV3Schema nodes, used by crdSchemas.ts and
 // crdSchemasJobs.ts. Every node has a `type`, or `x-kubernetes-preserve-unknown-fields`,
-// or is the int-or-string pattern, so the CRD schemas stay structural.
+// or is the int-or-string pattern, or refers to a generated Kubernetes type (`k8sRef`,
+// expanded when a CRD is built), so the CRD schemas stay structural.
+import type { JSONSchema } from './structure/jsonSchema';
+import { k8sRef } from './structure/k8sRefs';
 
-export type JSONSchema = Record<string, unknown>;
+export type { JSONSchema } from './structure/jsonSchema';
 
 export const str = (): JSONSchema => ({ type: 'string' });
 export const int32 = (): JSONSchema => ({ type: 'integer', format: 'int32' });
@@ -24,11 +27,7 @@ export const strMap = (): JSONSchema => mapOf(str());
 export const free = (): JSONSchema => ({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
 export const enumOf = (values: string[]): JSONSchema => ({ type: 'string', enum: values });
 
-export const labelSelector = (): JSONSchema =>
-  obj({
-    matchExpressions: arr(obj({ key: str(), operator: str(), values: arr(str()) }, ['key', 'operator'])),
-    matchLabels: strMap(),
-  });
+export const labelSelector = (): JSONSchema => k8sRef('LabelSelector');
 
 export const condition = (): JSONSchema =>
   obj(

@@ -126,6 +126,65 @@ describe('readManifests', () => {
     expect(errors).toEqual([expect.objectContaining({ document: 0, field: 'items[1].metadata.name' })]);
   });
 
+  it('an alias naming no anchor, a self-holding alias and an alias bomb are errors with a line', () => {
+    const pod = 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n';
+    const bomb = ['x0: &x0 [a, a, a, a, a, a, a, a, a]'];
+    for (let i = 1; i <= 6; i++)
+      bomb.push(
+        `x${i}: &x${i} [${Array(9)
+          .fill(`*x${i - 1}`)
+          .join(', ')}]`,
+      );
+    const text = `${pod}---\n*NKG\n---\n${pod}spec: &s {containers: [*s]}\n---\n${pod}spec:\n${bomb.map((l) => `  ${l}`).join('\n')}\n`;
+    const { objects, errors } = readManifests(text);
+    expect(objects).toHaveLength(1);
+    expect(errors).toEqual([
+      { document: 1, line: 5, message: 'malformed YAML: alias *NKG names no anchor &NKG defined before it' },
+      {
+        document: 2,
+        line: 10,
+        message:
+          'malformed YAML: alias *s is inside the node its anchor &s marks (a value that holds itself)',
+      },
+      {
+        document: 3,
+        line: 12,
+        message:
+          'malformed YAML: aliases expand past the limit of 100 (write the repeated values out instead)',
+      },
+    ]);
+  });
+
+  it('text nested deeper than the limit is refused as a whole, naming the deep document', () => {
+    const text = `apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\nspec: ${'['.repeat(200)}${']'.repeat(200)}\n`;
+    expect(readManifests(text)).toEqual({
+      objects: [],
+      errors: [{ document: 1, line: 5, message: 'malformed YAML: nested deeper than 128 levels' }],
+    });
+  });
+
+  it('opts.check adds problems at the line of the field; a List item gets items[i].', () => {
+    const check = (o: { metadata: { annotations?: Record<string, string> } }) =>
+      o.metadata.annotations?.bad ? [{ field: 'metadata.annotations', message: 'too bad' }] : [];
+    const text = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    bad: "yes"\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n---\napiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: d, annotations: {bad: x}}}\n`;
+    const { objects, errors } = readManifests(text, { check });
+    expect(objects.map((o) => o.metadata.name)).toEqual(['b', 'c']);
+    expect(errors).toEqual([
+      { document: 0, line: 5, field: 'metadata.annotations', message: 'too bad' },
+      { document: 2, line: 12, field: 'items[1].metadata.annotations', message: 'too bad' },
+    ]);
+  });
+
+  it('a check that throws is reported, not thrown', () => {
+    const { objects, errors } = readManifests('apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n', {
+      check: () => {
+        throw new Error('oops');
+      },
+    });
+    expect(objects).toEqual([]);
+    expect(errors).toEqual([{ document: 0, line: 1, message: 'check failed: Error: oops' }]);
+  });
+
   it('never throws on odd input', () => {
     for (const t of ['\t\u0000', '{', ']]', '&a [*a]', '%YAML 9.9\n---\na: 1', '!!binary 3']) {
       expect(() => readManifests(t)).not.toThrow();

@@ -4,6 +4,7 @@
 // and `kruise-ts demo` never loads @kubernetes/client-node or protobufjs.
 import { Command, CommanderError } from 'commander';
 import { OPERATOR_HELP } from './commands/operatorHelp';
+import { DEBUG_FLAG, UNEXPECTED_ERROR_EXIT, unexpectedErrorText } from './failure';
 import { CliError, type CliIO, processIO } from './io';
 
 /** The version printed by `--version`. */
@@ -23,8 +24,19 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .showHelpAfterError('(run `kruise-ts --help` for usage)')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
 
-  const simOptions = (c: Command) =>
+  // Global options: given before the command's name they apply to every command; sim, demo and
+  // reconcile, the commands that read files, also take them after it.
+  const globalOptions = (c: Command) =>
     c
+      .option(DEBUG_FLAG, 'print the stack trace of an unexpected error')
+      .option(
+        '--max-input-bytes <bytes>',
+        'the most bytes read from one input file (default 10Mi, e.g. 20Mi)',
+      );
+  globalOptions(program);
+
+  const simOptions = (c: Command) =>
+    globalOptions(c)
       .option('--report <file>', 'write a self-contained HTML report (timeline chart and event table)')
       .option('--json', 'print the event log as JSON lines (one record per line) instead of the tables')
       .option('--seed <n>', "override the scenario's seed")
@@ -35,12 +47,11 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       .command('sim')
       .description('run a scenario file: tables as the rollout goes, then a summary')
       .argument('<scenario.yaml>', 'a scenario file (a kind: Scenario document plus manifests)'),
-  ).action(async (file: string, opts) =>
-    setExit((await import('./commands/sim')).simCommand(file, opts, io)),
+  ).action(async (file: string, _opts, cmd: Command) =>
+    setExit((await import('./commands/sim')).simCommand(file, cmd.optsWithGlobals(), io)),
   );
 
-  program
-    .command('reconcile')
+  globalOptions(program.command('reconcile'))
     .description('print the actions one reconcile would take for the objects given (dry run)')
     .requiredOption(
       '-f, --file <manifest>',
@@ -50,7 +61,9 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--now <time>', 'RFC 3339 time of the reconcile (default: the latest timestamp in the manifests)')
     .option('--seed <n>', 'seed for generated names', '1')
     .option('-o, --output <format>', 'text, json or yaml', 'text')
-    .action(async (opts) => setExit((await import('./commands/reconcile')).reconcileCommand(opts, io)));
+    .action(async (_opts, cmd: Command) =>
+      setExit((await import('./commands/reconcile')).reconcileCommand(cmd.optsWithGlobals(), io)),
+    );
 
   simOptions(
     program
@@ -58,7 +71,9 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       .description(
         'run examples/scenarios/cloneset-inplace.yaml: the sample CloneSet rolls an image in place',
       ),
-  ).action(async (opts) => setExit((await import('./commands/demo')).demoCommand(opts, io)));
+  ).action(async (_opts, cmd: Command) =>
+    setExit((await import('./commands/demo')).demoCommand(cmd.optsWithGlobals(), io)),
+  );
 
   program
     .command('serve')
@@ -73,6 +88,10 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option(
       '--feature-gates <gates>',
       'kruise feature gates of the simulated controllers, e.g. ResourcesDeletionProtection=true',
+    )
+    .option(
+      '--insecure-no-auth',
+      'serve without the bearer token the kubeconfig otherwise carries (any local program can then write)',
     )
     .action(async (opts) => setExit(await (await import('./commands/serve')).serveCommand(opts, io)));
 
@@ -104,12 +123,19 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
 /**
  * Runs the command line (`argv` without node and the script, e.g. `['sim', 'x.yaml']`)
  * and returns the exit code: 0 success, 1 a failed run (step, invariant, rejected
- * object), 2 bad usage or input.
+ * object) or an unexpected error, 2 bad usage or input (an unreadable, oversized or
+ * unparsable file). Every failure is one line on stderr; an unexpected error's stack
+ * trace is printed only with `--debug`.
  */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   let code = 0;
   const program = buildProgram(io, (c) => {
     code = c;
+  });
+  // Known once the options are parsed; until then an error is commander's own (a usage error).
+  let debug = false;
+  program.hook('preAction', (_program, action) => {
+    debug = Boolean(action.optsWithGlobals().debug);
   });
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -127,8 +153,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       io.stderr(`error: ${e.message}\n`);
       return e.exitCode;
     }
-    io.stderr(`error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    return 1;
+    io.stderr(unexpectedErrorText(e, debug));
+    return UNEXPECTED_ERROR_EXIT;
   }
   if (argv.length === 0) {
     io.stdout(program.helpInformation());

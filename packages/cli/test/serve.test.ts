@@ -1,10 +1,48 @@
 // `kruise-ts serve` and `kruise-ts daemon` as the CLI wires them: flags are checked, the
-// server answers on a loopback port with the kubeconfig it printed, and it stops cleanly.
+// server answers on a loopback port (HTTPS with a bearer token, or plain HTTP with
+// --insecure-no-auth) with the kubeconfig it printed, and it stops cleanly.
 import { mkdtempSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ApiServer } from '@kruise-ts/sim';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { type CliIO, main, serveCommand, startServe } from '../src/index';
+
+/**
+ * A request to the server as a client of its kubeconfig: its certificate trusted, its token
+ * sent (`token: null` sends none). Node's fetch cannot be given a CA, hence node:https.
+ */
+function send(
+  server: ApiServer,
+  method: string,
+  path: string,
+  opts: { body?: unknown; token?: string | null } = {},
+): Promise<{ status: number; body: any }> {
+  const u = new URL(server.url + path);
+  const token = opts.token === undefined ? server.token : opts.token;
+  const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  const headers: Record<string, string> = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const o = { method, hostname: u.hostname, port: u.port, path: u.pathname + u.search, headers };
+  return new Promise((resolve, reject) => {
+    const req = u.protocol === 'https:' ? https.request({ ...o, ca: server.caCert }) : http.request(o);
+    req.on('error', reject);
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => {
+        text += c.toString();
+      });
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }),
+      );
+    });
+    req.end(body);
+  });
+}
 
 function capture(): { io: CliIO; out: () => string; err: () => string } {
   let out = '';
@@ -25,21 +63,51 @@ function capture(): { io: CliIO; out: () => string; err: () => string } {
 }
 
 describe('kruise-ts serve', () => {
-  it('serves /version on 127.0.0.1, writes the kubeconfig it prints, and closes', async () => {
+  it('serves HTTPS on 127.0.0.1, writes the kubeconfig it prints (token and certificate), and closes', async () => {
     const c = capture();
     const kubeconfig = join(mkdtempSync(join(tmpdir(), 'kts-serve-')), 'kubeconfig');
     const server = await startServe({ port: '0', kubeconfig, speed: '0' }, c.io);
     try {
-      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       expect(c.out()).toContain(`export KUBECONFIG=${kubeconfig}`);
-      expect(readFileSync(kubeconfig, 'utf8')).toContain('insecure-skip-tls-verify: true');
-      const version = (await (await fetch(`${server.url}/version`)).json()) as { major: string };
-      expect(version.major).toBe('1');
-      const clones = await fetch(`${server.url}/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets`);
-      expect(clones.status).toBe(200);
+      expect(c.out()).toContain('authentication: a bearer token, in the kubeconfig only');
+      expect(c.out()).not.toContain(server.token);
+      const kc = parse(readFileSync(kubeconfig, 'utf8'));
+      expect(kc.users[0].user.token).toBe(server.token);
+      expect(Buffer.from(kc.clusters[0].cluster['certificate-authority-data'], 'base64').toString()).toBe(
+        server.caCert,
+      );
+      const version = await send(server, 'GET', '/version', { token: null });
+      expect(version.body.major).toBe('1');
+      const path = '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets';
+      expect((await send(server, 'GET', path)).status).toBe(200);
+      expect((await send(server, 'GET', path, { token: null })).status).toBe(401);
     } finally {
       await server.close();
     }
+  });
+
+  it('--insecure-no-auth serves plain HTTP without a token and says so', async () => {
+    const c = capture();
+    const kubeconfig = join(mkdtempSync(join(tmpdir(), 'kts-serve-')), 'kubeconfig');
+    const server = await startServe({ port: '0', kubeconfig, speed: '0', insecureNoAuth: true }, c.io);
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(server.token).toBeUndefined();
+      expect(c.out()).toContain('authentication: off (--insecure-no-auth)');
+      const kc = parse(readFileSync(kubeconfig, 'utf8'));
+      expect(kc.users[0].user).toEqual({});
+      const path = '/apis/apps.kruise.io/v1alpha1/namespaces/default/clonesets';
+      expect((await send(server, 'GET', path)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('`kruise-ts serve --help` lists --insecure-no-auth', async () => {
+    const c = capture();
+    expect(await main(['serve', '--help'], c.io)).toBe(0);
+    expect(c.out() + c.err()).toContain('--insecure-no-auth');
   });
 
   it('--feature-gates ResourcesDeletionProtection=true: a namespace labelled Always cannot be deleted (403)', async () => {
@@ -55,16 +123,11 @@ describe('kruise-ts serve', () => {
         kind: 'Namespace',
         metadata: { name: 'keep', labels: { 'policy.kruise.io/delete-protection': 'Always' } },
       };
-      const created = await fetch(`${server.url}/api/v1/namespaces`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(ns),
-      });
+      const created = await send(server, 'POST', '/api/v1/namespaces', { body: ns });
       expect(created.status).toBe(201);
-      const del = await fetch(`${server.url}/api/v1/namespaces/keep`, { method: 'DELETE' });
+      const del = await send(server, 'DELETE', '/api/v1/namespaces/keep');
       expect(del.status).toBe(403);
-      const status = (await del.json()) as { message: string };
-      expect(status.message).toContain('admission webhook "vnamespace.kb.io" denied the request');
+      expect(del.body.message).toContain('admission webhook "vnamespace.kb.io" denied the request');
     } finally {
       await server.close();
     }
@@ -98,8 +161,8 @@ describe('kruise-ts serve', () => {
     const kubeconfig = join(mkdtempSync(join(tmpdir(), 'kts-serve-')), 'kubeconfig');
     const server = await startServe({ port: '0', kubeconfig, speed: '0', nodes: '5' }, c.io);
     try {
-      const list = (await (await fetch(`${server.url}/api/v1/nodes`)).json()) as { items: unknown[] };
-      expect(list.items).toHaveLength(5);
+      const list = await send(server, 'GET', '/api/v1/nodes');
+      expect(list.body.items).toHaveLength(5);
       expect(c.out()).toContain('(5 nodes)');
     } finally {
       await server.close();

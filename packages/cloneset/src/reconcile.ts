@@ -10,13 +10,17 @@ import {
 import {
   type Action,
   applyFeatureGateDependencies,
+  Burst,
   freezeFeatureGates,
   invalid,
   type ObjectRef,
   parseTime,
+  REQUEUE_NOW,
   type ReconcileResult,
+  resolveBurstReplicas,
   resolveFeatureGates,
   toRFC3339,
+  withDistinctObserved,
 } from '@kruise-ts/core';
 import { computePodFacts } from './facts';
 import { cleanupPVCs, isOwnedBy, listPods } from './ownership';
@@ -60,7 +64,11 @@ function emptyStatus(): CloneSetStatus {
  * 5. status from the pods as listed (before this reconcile's actions, §13), written only when a
  *    tracked field changed; names of gone pods dropped from `podsToDelete`; history truncated;
  * 6. `requeueAfterSeconds`: `minReadySeconds` while available ≠ ready, in-place grace periods;
- *    the shortest wins.
+ *    the shortest wins; 0 when the burst (`options.burstReplicas`, default 500 pods created or
+ *    deleted per reconcile) left pods to create or delete.
+ *
+ * An object listed twice in `pods`, `revisions`, `pvcs` or `nodes` counts once (the copy with the
+ * highest resourceVersion), and the actions start with one `DuplicateObserved` Warning event.
  *
  * Example: the sample CloneSet (5 replicas, no pods) gives one revision `create`, five pod
  * `create`s (`sample-xxxxx`, lifecycle PreparingNormal) with their `SuccessfulCreate` events,
@@ -69,6 +77,22 @@ function emptyStatus(): CloneSetStatus {
 export function reconcileCloneSet(
   input: ReconcileCloneSetInput,
   options: ReconcileCloneSetOptions = {},
+): ReconcileResult<CloneSetStatus> {
+  return withDistinctObserved(
+    input,
+    OBSERVED_LISTS,
+    (i) => cloneSetRef(i.cloneSet),
+    (i) => reconcileDistinct(i, options),
+  );
+}
+
+/** The observed lists of the input, each reduced to one copy per object first (core `dedupeObserved`). */
+const OBSERVED_LISTS = ['pods', 'revisions', 'pvcs', 'nodes'] as const;
+
+/** {@link reconcileCloneSet} on an input whose observed lists name each object once. */
+function reconcileDistinct(
+  input: ReconcileCloneSetInput,
+  options: ReconcileCloneSetOptions,
 ): ReconcileResult<CloneSetStatus> {
   const original = input.cloneSet;
   // v1.8.2 defaults for missing gates, then the dependency rules (KruiseDaemon off turns
@@ -160,6 +184,7 @@ export function reconcileCloneSet(
     nowMs,
     nowStr,
     seed: options.seed ?? 0,
+    burst: new Burst(resolveBurstReplicas(options.burstReplicas)),
     actions,
     conditions: [],
   };
@@ -222,6 +247,8 @@ export function reconcileCloneSet(
 
   const result: ReconcileResult<CloneSetStatus> = { actions, status, errors: [] };
   if (state.requeueAfterSeconds !== undefined) result.requeueAfterSeconds = state.requeueAfterSeconds;
+  // The burst stopped a create or delete: the rest is the next reconcile's, at once.
+  if (state.burst.limited) result.requeueAfterSeconds = REQUEUE_NOW;
   return result;
 }
 

@@ -47,6 +47,10 @@ export function managePreparingDelete(
  * moves to PreparingDelete instead (with `markPodNotReady`, a NotReady key too) and stays; any
  * other pod is deleted (uid precondition) together with every owned PVC of its instance id.
  * Returns true when anything changed.
+ *
+ * Deletions stop at the reconcile's burst (README "Differences"): of 800 pods to scale in, 500
+ * go now, in the order given, and the next reconcile picks the rest again. Moving a hooked pod to
+ * PreparingDelete is a patch, not a delete, and does not use the burst.
  */
 export function deletePods(state: SyncState, pods: readonly Pod[], reason: string): boolean {
   const preDelete = state.cs.spec.lifecycle?.preDelete;
@@ -67,6 +71,7 @@ export function deletePods(state: SyncState, pods: readonly Pod[], reason: strin
       }
       continue;
     }
+    if (!state.burst.take()) continue;
     state.actions.push({
       verb: 'delete',
       target: coreRef(pod, 'Pod'),

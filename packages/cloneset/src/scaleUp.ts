@@ -150,6 +150,11 @@ export function newPod(
  * Creates `expectedCreations` pods (§7.1): the first `expectedCurrentCreations` from the current
  * revision's template, the rest from the update revision's. Each pod's PVCs are created before
  * it unless a PVC of that name exists. Returns how many pods were created (fewer when ids run out).
+ *
+ * At most the reconcile's burst is created (kruise-ts's bound, README "Differences"): with
+ * `scaleUpLimit` 2,147,483,647 and the default burst, 500 pods now and the rest in the next
+ * reconciles, current-revision pods first as always. The work, ids included, is in the pods
+ * created, never in `expectedCreations`.
  */
 export function createPods(
   state: SyncState,
@@ -157,7 +162,7 @@ export function createPods(
   expectedCurrentCreations: number,
 ): number {
   if (expectedCreations <= 0) return 0;
-  const ids = availableInstanceIds(state, expectedCreations);
+  const ids = availableInstanceIds(state, state.burst.takeUpTo(expectedCreations));
   const csName = state.cs.metadata?.name ?? '';
   let created = 0;
   for (let i = 0; i < ids.length; i++) {

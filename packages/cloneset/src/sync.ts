@@ -4,6 +4,7 @@
 import type { CloneSet, CloneSetCondition } from '@kruise-ts/api';
 import type {
   Action,
+  Burst,
   FeatureGates,
   InPlaceUpdateOptions,
   InPlaceUpdateSpecCache,
@@ -43,6 +44,8 @@ export interface SyncState {
   /** `now` as RFC 3339 (second precision, UTC). */
   nowStr: string;
   seed: number;
+  /** The pods this reconcile may still create or delete (`options.burstReplicas`, default 500). */
+  burst: Burst;
   actions: Action[];
   /** The shortest requeue asked for so far (seconds). */
   requeueAfterSeconds?: number;

@@ -72,6 +72,12 @@ export interface ReconcileCloneSetOptions {
   seed?: number;
   /** The process flag `--cloneset-scaling-exclude-preparing-delete` (D10); default false. */
   scalingExcludePreparingDelete?: boolean;
+  /**
+   * The most pods one reconcile creates and deletes together (default 500, core's
+   * `DEFAULT_BURST_REPLICAS`; `Infinity` lifts the bound). A reconcile that stops at it returns
+   * `requeueAfterSeconds: 0`. A kruise-ts bound: OpenKruise creates `scaleUpLimit` pods at once.
+   */
+  burstReplicas?: number;
 }
 
 /** The context of `validateCloneSet`. */

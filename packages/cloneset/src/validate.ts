@@ -1,6 +1,8 @@
 // validateCloneSet: what OpenKruise v1.8.2's CloneSet validating webhook rejects
 // (docs/reference/cloneset.md §2.2), field by field, as Kubernetes-style FieldErrors.
+
 import type { CloneSet, CloneSetSpec, IntOrString } from '@kruise-ts/api';
+import { checkStructure } from '@kruise-ts/api';
 import {
   duplicate,
   type FieldError,
@@ -62,6 +64,10 @@ export function validateCloneSet(
   old?: CloneSet,
   ctx: ValidateCloneSetContext = {},
 ): FieldError[] {
+  // The shape first (@kruise-ts/api checkStructure, as the webhook receives the object): every
+  // rule below may rely on each field having its schema's type, e.g. a label value being a string.
+  const shape = checkStructure('CloneSet', obj, { admission: true });
+  if (shape.length > 0) return shape;
   const spec = obj.spec as CloneSetSpec | undefined;
   if (!spec || typeof spec !== 'object') return [required('spec', 'spec is required')];
   const errs: FieldError[] = [];
@@ -91,6 +97,7 @@ function validateSelectorAndTemplate(spec: CloneSetSpec): FieldError[] {
   errs.push(
     ...validatePodTemplateBasics(spec.template, 'spec.template', {
       forbidActiveDeadlineSecondsFor: 'cloneset',
+      volumeClaimTemplates: spec.volumeClaimTemplates,
     }),
   );
   return errs;

@@ -1,7 +1,13 @@
 // Builds the SyncState the Scale and Update steps work on, for tests that run one step
 // alone (as the Go tests do) with revisions given by name and template.
 import { type CloneSet, setDefaultsCloneSet } from '@kruise-ts/api';
-import { type FeatureGates, resolveFeatureGates, toRFC3339 } from '@kruise-ts/core';
+import {
+  Burst,
+  DEFAULT_BURST_REPLICAS,
+  type FeatureGates,
+  resolveFeatureGates,
+  toRFC3339,
+} from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { PersistentVolumeClaim, Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
 import { computePodFacts } from '../src/facts';
@@ -70,6 +76,7 @@ export function makeState(opts: {
     nowMs,
     nowStr: toRFC3339(opts.now),
     seed: opts.seed ?? 0,
+    burst: new Burst(DEFAULT_BURST_REPLICAS),
     actions: [],
     conditions: [],
   };

@@ -76,7 +76,10 @@ export interface ReconcileResult<Status> {
   actions: Action[];
   /** The status the object should now have. */
   status: Status;
-  /** When time alone would change the answer (minReadySeconds, grace periods, timers). */
+  /**
+   * When time alone would change the answer (minReadySeconds, grace periods, timers); 0 when the
+   * burst (at most `burstReplicas` creates or deletes per reconcile) left work: run again at once.
+   */
   requeueAfterSeconds?: number;
   /** Validation errors; non-empty means nothing destructive was proposed. */
   errors: FieldError[];

@@ -130,7 +130,7 @@ export function deleteScaleExpectations(exp: ScaleExpectations, key: string): Sc
   return own(exp, key) ? without(exp, key) : exp;
 }
 
-// ---- update expectations (Advanced StatefulSet) ------------------------------------------
+// ---- update expectations (Advanced StatefulSet; docs/reference/operator.md §E4.5) -------
 
 /** Pods of one workload updated to `revision` but not yet seen at it. */
 export interface UpdateExpectationEntry {
@@ -165,17 +165,33 @@ export function expectUpdated(
 }
 
 /**
- * Records that the cache shows pod `podKey` at `revision` (its revision label). Only an
- * observation at the expected revision clears the pod; the key is removed when none is left.
+ * Records that the cache lists pod `podKey` of workload `key`, whose update revision is now
+ * `revision`, with the revision label `podRevision` (docs/reference/operator.md §E4.5,
+ * docs/reference/statefulset.md §R4.8):
+ *
+ * - a pod in the entry, seen at the entry's revision, is ticked off; the key is removed when none
+ *   is left;
+ * - a pod still at another revision while the update revision is the expected one (the cache
+ *   lags the in-place update) changes nothing;
+ * - when the update revision is no longer the expected one, the whole entry is dropped, whichever
+ *   pod is seen. A rollback from A to B and forward to A again then starts from a fresh entry:
+ *   with the old entry kept, the return to A would wait on pods that were rolled back to B and
+ *   that nobody updates to A while the update waits, until the expectation timeout.
+ *
+ * Example: expect A for p1, p2; observe p1 with the update revision at B → `{}`; expect A for p3;
+ * observe p3 at A → satisfied.
  */
 export function observeUpdated(
   exp: UpdateExpectations,
   key: string,
   revision: string,
   podKey: string,
+  podRevision: string,
 ): UpdateExpectations {
   const entry = own(exp, key);
-  if (!entry || entry.revision !== revision || !entry.pods.includes(podKey)) return exp;
+  if (!entry) return exp;
+  if (entry.revision !== revision) return without(exp, key);
+  if (podRevision !== revision || !entry.pods.includes(podKey)) return exp;
   const pods = entry.pods.filter((p) => p !== podKey);
   return pods.length === 0 ? without(exp, key) : { ...exp, [key]: { ...entry, pods } };
 }

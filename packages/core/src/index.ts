@@ -2,7 +2,10 @@
 // Each module owns one area of docs/reference/core.md; this file only re-exports.
 
 export * from './actions';
+export * from './annotationSize';
 export * from './applyActions';
+export * from './burst';
+export * from './dedupeObserved';
 export * from './deletionProtection';
 export * from './errors';
 export * from './expectations';

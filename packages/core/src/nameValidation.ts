@@ -1,5 +1,6 @@
 // Kubernetes' name syntax checks (k8s.io/apimachinery/pkg/util/validation): qualified
-// names (label keys), label values, DNS-1123 labels and subdomains, IANA port names.
+// names (label keys), label values, DNS-1123 labels and subdomains, DNS-1035 labels (Service
+// names), IANA port names.
 // Each returns the list of messages Kubernetes would give (empty = valid).
 // Re-exported by ./validation.
 
@@ -31,6 +32,11 @@ const DNS1123_SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
 const DNS1123_SUBDOMAIN_MSG =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
+const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const DNS1035_LABEL_RE = new RegExp(`^${DNS1035_LABEL_FMT}$`);
+const DNS1035_LABEL_MSG =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+
 /** Maximum length of a label value and of the name part of a qualified name. */
 export const LABEL_VALUE_MAX_LENGTH = 63;
 /** Maximum length of a DNS-1123 label. */
@@ -44,6 +50,18 @@ export function isDNS1123Label(value: string): string[] {
   if (value.length > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
   if (!DNS1123_LABEL_RE.test(value))
     errs.push(regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, 'my-name', '123-abc'));
+  return errs;
+}
+
+/**
+ * `IsDNS1035Label`: a DNS-1123 label that starts with a letter, at most 63 characters. Kubernetes
+ * names Services this way, so `web` and `my-svc-2` are valid and `2web` is not.
+ */
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+  if (!DNS1035_LABEL_RE.test(value))
+    errs.push(regexError(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
   return errs;
 }
 

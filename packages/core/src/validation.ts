@@ -223,22 +223,38 @@ const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
  * containers required; container names required, DNS-1123 labels and unique (init
  * containers included); image required; ports 1–65535 with protocol TCP/UDP/SCTP (empty =
  * TCP) and unique names per container; volume names required, DNS-1123 labels and unique;
- * volumeMounts must name an existing volume; restartPolicy `Always` (or empty) unless
+ * volumeMounts must name an existing volume — a template volume or, for the workloads that
+ * have them (CloneSet, Advanced StatefulSet), a `volumeClaimTemplates` entry, since each claim
+ * template becomes a volume of that name in every pod (docs/reference/cloneset.md §7.2,
+ * docs/reference/statefulset.md §R3.15); restartPolicy `Always` (or empty) unless
  * `allowAnyRestartPolicy`; `activeDeadlineSeconds` forbidden when `forbidActiveDeadlineSecondsFor`
  * names the kind.
  *
- * Example: two containers named `main` → `spec.template.spec.containers[1].name: Duplicate value: "main"`.
+ * Example: two containers named `main` → `spec.template.spec.containers[1].name: Duplicate value: "main"`;
+ * a mount of `data` with a claim template `data` and no volume `data` → no error.
  */
 export function validatePodTemplateBasics(
   template: PodTemplateSpec | null | undefined,
   field: string,
-  opts: { allowAnyRestartPolicy?: boolean; forbidActiveDeadlineSecondsFor?: string } = {},
+  opts: {
+    allowAnyRestartPolicy?: boolean;
+    forbidActiveDeadlineSecondsFor?: string;
+    /** The workload's `volumeClaimTemplates`: their names count as volumes of the template. */
+    volumeClaimTemplates?: readonly { metadata?: { name?: string } }[] | null;
+  } = {},
 ): FieldError[] {
   const errs: FieldError[] = [];
   const spec = template?.spec;
   const sp = `${field}.spec`;
   if (!spec) return [required(sp, '')];
   const volumes = new Set<string>();
+  const claimVolumes = new Set<string>();
+  if (Array.isArray(opts.volumeClaimTemplates)) {
+    for (const t of opts.volumeClaimTemplates) {
+      const name = t?.metadata?.name;
+      if (typeof name === 'string' && name !== '') claimVolumes.add(name);
+    }
+  }
   (spec.volumes ?? []).forEach((v, i) => {
     const p = `${sp}.volumes[${i}].name`;
     if (!v.name) errs.push(required(p, ''));
@@ -290,7 +306,8 @@ export function validatePodTemplateBasics(
       (c.volumeMounts ?? []).forEach((m, j) => {
         const mp = `${p}.volumeMounts[${j}]`;
         if (!m.name) errs.push(required(`${mp}.name`, ''));
-        else if (!volumes.has(m.name)) errs.push(invalid(`${mp}.name`, m.name, 'not found'));
+        else if (!volumes.has(m.name) && !claimVolumes.has(m.name))
+          errs.push(invalid(`${mp}.name`, m.name, 'not found'));
         if (!m.mountPath) errs.push(required(`${mp}.mountPath`, ''));
       });
     });

@@ -60,7 +60,7 @@ function run(kind: string, steps: any[]): Array<{ satisfied: boolean } | null> {
         update = deepFreeze(expectUpdated(update, s.key, s.revision, s.name, T0));
         break;
       case 'update:observeUpdated':
-        update = deepFreeze(observeUpdated(update, s.key, s.revision, s.name));
+        update = deepFreeze(observeUpdated(update, s.key, s.revision, s.name, s.podRevision ?? s.revision));
         break;
       case 'update:satisfied':
         result = { satisfied: updateExpectationsSatisfied(update, s.key, s.revision, T0).satisfied };
@@ -157,9 +157,10 @@ describe('§8 update expectations', () => {
       satisfied: false,
       pending: ['ns/p0', 'ns/p1'],
     });
-    e = observeUpdated(e, 'ns/sts', 'rev-1', 'ns/p0'); // still at the old revision
+    e = observeUpdated(e, 'ns/sts', 'rev-2', 'ns/p0', 'rev-1'); // the cache still shows the old revision
     expect(updateExpectationsSatisfied(e, 'ns/sts', 'rev-2', T0).pending).toEqual(['ns/p0', 'ns/p1']);
-    e = observeUpdated(observeUpdated(e, 'ns/sts', 'rev-2', 'ns/p0'), 'ns/sts', 'rev-2', 'ns/p1');
+    e = observeUpdated(e, 'ns/sts', 'rev-2', 'ns/p0', 'rev-2');
+    e = observeUpdated(e, 'ns/sts', 'rev-2', 'ns/p1', 'rev-2');
     expect(updateExpectationsSatisfied(e, 'ns/sts', 'rev-2', T0).satisfied).toBe(true);
     expect(e).toEqual({});
   });
@@ -169,6 +170,31 @@ describe('§8 update expectations', () => {
     e = expectUpdated(e, 'k', 'rev-2', 'p1', T0);
     expect(updateExpectationsSatisfied(e, 'k', 'rev-2', T0).pending).toEqual(['p1']);
     expect(deleteUpdateExpectations(e, 'k')).toEqual({});
+  });
+  it('operator.md §E4.5: a pod seen while the update revision moved on drops the whole entry; a quick return starts afresh', () => {
+    const T1 = '2024-01-01T00:04:00Z';
+    let e: UpdateExpectations = deepFreeze({});
+    e = deepFreeze(expectUpdated(e, 'ns/sts', 'rev-A', 'ns/p1', T0));
+    e = deepFreeze(expectUpdated(e, 'ns/sts', 'rev-A', 'ns/p2', T0));
+    // rollback: the update revision is rev-B now, and p1 is listed at rev-B
+    e = deepFreeze(observeUpdated(e, 'ns/sts', 'rev-B', 'ns/p1', 'rev-B'));
+    expect(e).toEqual({});
+    // forward to rev-A again: only the pod updated now is waited for, from now on
+    e = deepFreeze(expectUpdated(e, 'ns/sts', 'rev-A', 'ns/p3', T1));
+    expect(e).toEqual({ 'ns/sts': { revision: 'rev-A', pods: ['ns/p3'], since: T1 } });
+    expect(updateExpectationsSatisfied(e, 'ns/sts', 'rev-A', T1)).toMatchObject({
+      satisfied: false,
+      pending: ['ns/p3'],
+    });
+    e = deepFreeze(observeUpdated(e, 'ns/sts', 'rev-A', 'ns/p3', 'rev-A'));
+    expect(updateExpectationsSatisfied(e, 'ns/sts', 'rev-A', T1).satisfied).toBe(true);
+    expect(e).toEqual({});
+  });
+  it('operator.md §E4.5: any listed pod drops an entry of another revision, even one it is not part of', () => {
+    const e = deepFreeze(expectUpdated({}, 'k', 'rev-A', 'p1', T0));
+    expect(observeUpdated(e, 'k', 'rev-B', 'p9', 'rev-A')).toEqual({});
+    expect(observeUpdated(e, 'k', 'rev-A', 'p9', 'rev-A')).toBe(e);
+    expect(observeUpdated(e, 'other', 'rev-B', 'p1', 'rev-B')).toBe(e);
   });
   it('§8: update expectations expire after the timeout', () => {
     const e = expectUpdated({}, 'k', 'rev-1', 'p0', T0);

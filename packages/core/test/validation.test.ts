@@ -233,6 +233,34 @@ describe('validatePodTemplateBasics', () => {
       'FieldValueInvalid spec.template.spec.containers[0].volumeMounts[0].name',
     ]);
   });
+  it('a volumeClaimTemplates name counts as a volume (each claim template becomes one in every pod)', () => {
+    const template = deepFreeze({
+      spec: {
+        volumes: [{ name: 'config' }],
+        containers: [
+          {
+            name: 'c',
+            image: 'x',
+            volumeMounts: [
+              { name: 'data', mountPath: '/data' },
+              { name: 'config', mountPath: '/etc/app' },
+              { name: 'neither', mountPath: '/n' },
+            ],
+          },
+        ],
+      },
+    });
+    const claims = deepFreeze([{ metadata: { name: 'data' } }, { metadata: {} }, null]);
+    expect(
+      validatePodTemplateBasics(template, T, { volumeClaimTemplates: claims as never }).map(formatFieldError),
+    ).toEqual(['spec.template.spec.containers[0].volumeMounts[2].name: Invalid value: "neither": not found']);
+    // without the claim templates (a DaemonSet, a SidecarSet) `data` is not found either
+    expect(validatePodTemplateBasics(template, T).map((e) => e.field)).toEqual([
+      'spec.template.spec.containers[0].volumeMounts[0].name',
+      'spec.template.spec.containers[0].volumeMounts[2].name',
+    ]);
+    expect(validatePodTemplateBasics(template, T, { volumeClaimTemplates: 'junk' as never })).toHaveLength(2);
+  });
   it('restartPolicy must be Always (or empty) for workloads; activeDeadlineSeconds can be forbidden', () => {
     const t = {
       spec: { restartPolicy: 'Never', activeDeadlineSeconds: 5, containers: [{ name: 'c', image: 'x' }] },

@@ -134,7 +134,7 @@ describe('ClientNodeKube against kruise-ts serve (real API server, controllers n
   }, 10_000);
 
   it('the kubeconfig written by the server points ClientNodeKube at its loopback URL', () => {
-    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     expect(kube.kc.getCurrentCluster()?.server).toBe(server.url);
   });
 

@@ -69,7 +69,10 @@ export function inPlaceUpdatePods(
       needDelete.push(pod);
       continue;
     }
-    if (attempted >= ctx.burst) continue;
+    if (attempted >= ctx.burst) {
+      ctx.burstLimited = true;
+      continue;
+    }
     const exact = revisions.old.find((r) => revisionHash(r) === podRevision(pod));
     const res = inPlaceUpdate(pod, exact, revisions.current, {
       now: ctx.now,

@@ -6,10 +6,12 @@ import {
   type Action,
   type FieldError,
   invalid,
+  REQUEUE_NOW,
   type ReconcileOptions,
   type ReconcileResult,
   refOf,
   timeOf,
+  withDistinctObserved,
 } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
@@ -80,6 +82,9 @@ function validNow(now: string | Date): FieldError | undefined {
  * An invalid DaemonSet returns its field errors and no action (except a `SelectingAll`
  * warning event for an empty selector, §2 step 1). Never throws on user data.
  *
+ * A node, pod or revision listed twice counts once (the copy with the highest resourceVersion),
+ * and the actions start with one `DuplicateObserved` Warning event.
+ *
  * Example: 5 ready nodes, no pods → 5 `create` actions (one per node, bound by node
  * affinity `metadata.name In [<node>]`), a `CreateRevision` and a status with
  * `desiredNumberScheduled: 5, currentNumberScheduled: 5, numberReady: 0`.
@@ -87,6 +92,22 @@ function validNow(now: string | Date): FieldError | undefined {
 export function reconcileDaemonSet(
   input: ReconcileDaemonSetInput,
   options: ReconcileDaemonSetOptions = {},
+): ReconcileResult<DaemonSetStatus> {
+  return withDistinctObserved(
+    input,
+    OBSERVED_LISTS,
+    (i) => (i.daemonSet?.metadata ? refOf(i.daemonSet) : undefined),
+    (i) => reconcileDistinct(i, options),
+  );
+}
+
+/** The observed lists of the input, each reduced to one copy per object first (core `dedupeObserved`). */
+const OBSERVED_LISTS = ['nodes', 'pods', 'revisions'] as const;
+
+/** {@link reconcileDaemonSet} on an input whose observed lists name each object once. */
+function reconcileDistinct(
+  input: ReconcileDaemonSetInput,
+  options: ReconcileDaemonSetOptions,
 ): ReconcileResult<DaemonSetStatus> {
   const raw = input.daemonSet;
   const prevStatus = (raw?.status as DaemonSetStatus | undefined) ?? emptyDaemonSetStatus();
@@ -158,6 +179,7 @@ export function reconcileDaemonSet(
     requeue: [],
     backoff: new FailedPodsBackoff(input.controllerState as DaemonSetControllerState | undefined, now),
     burst: burstReplicas(ds),
+    burstLimited: false,
     assignPodsByScheduler: options.assignPodsByScheduler !== false,
     featureGates: options.featureGates ?? {},
   };
@@ -195,5 +217,7 @@ export function reconcileDaemonSet(
     controllerState: ctx.backoff.toState(),
   };
   if (ctx.requeue.length > 0) result.requeueAfterSeconds = ctx.requeue.reduce((a, b) => Math.min(a, b)); // §11
+  // The burst left pods for a later sync: run again at once (kruise-ts; README "Differences").
+  if (ctx.burstLimited) result.requeueAfterSeconds = REQUEUE_NOW;
   return result;
 }

@@ -38,6 +38,11 @@ export interface SyncContext {
   backoff: FailedPodsBackoff;
   /** Max creates / deletes / in-place updates per sync (§5.6). */
   burst: number;
+  /**
+   * The burst left creates, deletes or in-place updates for a later sync: the reconcile then
+   * answers `requeueAfterSeconds: 0` (run again at once) instead of waiting for pod events.
+   */
+  burstLimited?: boolean;
   assignPodsByScheduler: boolean;
   featureGates: Partial<FeatureGates>;
 }
@@ -99,7 +104,8 @@ export function requestRequeue(ctx: SyncContext, seconds: number): void {
 /**
  * §5.6 `syncNodes`: deletions go through the preDelete filter (§9; hooked pods are marked,
  * not deleted), then creates are limited to the first `burst` nodes and deletes to the first
- * `burst` pods. Created pods enter the view (not ready, created `now`); deleted pods leave it.
+ * `burst` pods (what the cut leaves over sets `burstLimited`). Created pods enter the view (not
+ * ready, created `now`); deleted pods leave it.
  * Creates are all issued at once (the slow-start batches only matter when a create fails).
  */
 export function syncNodes(
@@ -114,8 +120,10 @@ export function syncNodes(
   );
   for (const m of filtered.marked) emitPodChange(ctx, m.before, m.pod, Reasons.PreparingDelete);
   const deletable = new Set(filtered.toDelete);
-  const toDelete = deletes.filter((d) => deletable.has(d.pod)).slice(0, ctx.burst);
+  const allDeletes = deletes.filter((d) => deletable.has(d.pod));
+  const toDelete = allDeletes.slice(0, ctx.burst);
   const toCreate = creates.slice(0, ctx.burst);
+  if (toDelete.length < allDeletes.length || toCreate.length < creates.length) ctx.burstLimited = true;
   const createdAt = toRFC3339(ctx.now);
   for (const c of toCreate) {
     const pod = newDaemonPod(ctx.ds, c.node, {

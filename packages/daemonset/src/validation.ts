@@ -1,6 +1,8 @@
 // Admission validation of Advanced DaemonSets (docs/reference/daemonset.md §1.1, §1.3): what the
 // validating webhook rejects, as Kubernetes-style field errors with the same field paths.
+
 import type { IntOrString } from '@kruise-ts/api';
+import { checkStructure } from '@kruise-ts/api';
 import {
   type FeatureGates,
   type FieldError,
@@ -108,6 +110,10 @@ export function validateDaemonSet(
   _old?: DaemonSet,
   _ctx?: ValidateDaemonSetContext,
 ): FieldError[] {
+  // The shape first (@kruise-ts/api checkStructure, as the webhook receives the object): every
+  // rule below may rely on each field having its schema's type, e.g. a label value being a string.
+  const shape = checkStructure('DaemonSet', obj, { admission: true });
+  if (shape.length > 0) return shape;
   // The API server fills a missing namespace from the request before validating.
   const errs: FieldError[] = validateObjectMeta(obj?.metadata, 'metadata').filter(
     (e) => !(e.field === 'metadata.namespace' && e.type === 'FieldValueRequired'),

@@ -84,7 +84,11 @@ describe('admission handlers of the node-side kinds', () => {
       '/validate-apps-kruise-io-advancedcronjob',
       '/validate-apps-kruise-io-v1alpha1-advancedcronjob',
     ]) {
-      const r = await admit(path, { operation: 'CREATE', object: acj(V1B1, ilpjTemplate, '0 0 * * 7') });
+      // As the mutating webhook leaves it: the CRD requires completionPolicy (AC1.4 defaults it).
+      const defaulted = {
+        imageListPullJobTemplate: { spec: { images: ['nginx:1.25'], completionPolicy: { type: 'Always' } } },
+      };
+      const r = await admit(path, { operation: 'CREATE', object: acj(V1B1, defaulted, '0 0 * * 7') });
       expect(r.allowed).toBe(false);
       expect(r.status?.code).toBe(422);
       expect(r.status?.message).toContain('spec.schedule');

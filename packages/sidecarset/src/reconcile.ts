@@ -16,6 +16,7 @@ import {
   parseTime,
   type ReconcileResult,
   toRFC3339,
+  withDistinctObserved,
 } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { registerLatestRevision, truncateHistory } from './history';
@@ -76,6 +77,9 @@ type PodWork = { copy: Pod; flipped: boolean; upgraded: boolean };
  * Each changed pod becomes one `patch` action (JSON merge patch of metadata, spec and status;
  * the status part goes to the status subresource).
  *
+ * A pod, namespace or revision listed twice counts once (the copy with the highest
+ * resourceVersion), and the actions start with one `DuplicateObserved` Warning event.
+ *
  * Example (upstream `TestUpdateColdUpgradeSidecar`, round 1): two pods on `test-image:v1`, S on
  * `test-image:v2` with the default maxUnavailable 1 → status `2/0/2/0`, one `InPlaceUpdate` patch
  * setting `test-pod-1`'s sidecar image to v2 and its hash entry to S's hash.
@@ -83,6 +87,22 @@ type PodWork = { copy: Pod; flipped: boolean; upgraded: boolean };
 export function reconcileSidecarSet(
   input: ReconcileSidecarSetInput,
   options: ReconcileSidecarSetOptions = {},
+): ReconcileResult<SidecarSetStatus> {
+  return withDistinctObserved(
+    input,
+    OBSERVED_LISTS,
+    (i) => sidecarSetRef(i.sidecarSet),
+    (i) => reconcileDistinct(i, options),
+  );
+}
+
+/** The observed lists of the input, each reduced to one copy per object first (core `dedupeObserved`). */
+const OBSERVED_LISTS = ['pods', 'namespaces', 'revisions'] as const;
+
+/** {@link reconcileSidecarSet} on an input whose observed lists name each object once. */
+function reconcileDistinct(
+  input: ReconcileSidecarSetInput,
+  options: ReconcileSidecarSetOptions,
 ): ReconcileResult<SidecarSetStatus> {
   const ss = input.sidecarSet;
   const ref = sidecarSetRef(ss);

@@ -1,6 +1,7 @@
 // validateSidecarSet: what the SidecarSet validating webhook rejects (docs/reference/sidecarset.md §6,
 // V1–V11), with the webhook's field paths.
 import {
+  checkStructure,
   DEFAULT_KRUISE_NAMESPACE,
   type SidecarContainer,
   type SidecarSet,
@@ -313,6 +314,10 @@ export function validateSidecarSet(
   old?: SidecarSet,
   ctx: ValidateSidecarSetContext = {},
 ): FieldError[] {
+  // The shape first (@kruise-ts/api checkStructure, as the webhook receives the object): every
+  // rule below may rely on each field having its schema's type, e.g. a label value being a string.
+  const shape = checkStructure('SidecarSet', obj, { admission: true });
+  if (shape.length > 0) return shape;
   const errs = ctx.skipMetadata ? [] : validateMetadata(obj);
   errs.push(...validateSidecarSetSpec(obj, old, ctx));
   if (errs.length > 0 || ctx.skipConflicts) return errs;

@@ -2,9 +2,11 @@
 // builds its input from the store through the registered controller, applies
 // the returned actions (through admission and the store), keeps the returned
 // controllerState, and schedules `requeueAfterSeconds`. Change notifications
-// enqueue the changed object's own controller and its controller owners.
+// enqueue the changed object's own controller and its controller owners. A
+// reconcile that stopped at its burst (`requeueAfterSeconds: 0`) runs again at
+// the next step, not in this one.
 import type { KubeObject } from '@kruise-ts/api';
-import { type Action, type FeatureGates, formatFieldError } from '@kruise-ts/core';
+import { type Action, type FeatureGates, formatFieldError, REQUEUE_NOW } from '@kruise-ts/core';
 import type { Rng } from './compat';
 import type { ControllerRegistration, ControllerRegistry } from './controllers';
 import type { SimEvent } from './events';
@@ -36,6 +38,14 @@ export class ControllerLoop {
   private readonly work = new WorkQueue();
   private readonly lastErrors = new Map<string, string>();
   private readonly counts = new Map<string, number>();
+  /**
+   * Keys whose reconcile stopped at its burst in this step. A real controller's next sync waits
+   * until its informer has seen the burst it created (expectations); here the store sees it at
+   * once, so without this the changes of its own 500 pods would run it again and again in the
+   * same step — 50 bursts, 25,000 pods, per step for a CloneSet of 2,147,483,647 replicas. With
+   * it, a key creates at most one burst per step.
+   */
+  private readonly burstDone = new Set<string>();
   /** Owner uid → its store key. */
   private readonly ownerKeys = new Map<string, string>();
   private readonly watchers: ControllerRegistration[];
@@ -57,6 +67,7 @@ export class ControllerLoop {
   /** A new step began: the per-step reconcile counts restart. */
   newStep(): void {
     this.counts.clear();
+    this.burstDone.clear();
   }
 
   /** Enqueues the controllers a change concerns. */
@@ -97,6 +108,8 @@ export class ControllerLoop {
   drainOne(): void {
     const key = this.work.next();
     if (key === undefined) return;
+    // its reconcile at the next step is scheduled already
+    if (this.burstDone.has(key)) return;
     const obj = this.d.store.getByKey(key);
     if (!obj) return;
     const reg = this.d.registry.forKind(obj.apiVersion, obj.kind);
@@ -151,7 +164,10 @@ export class ControllerLoop {
       this.lastErrors.set(key, errs);
     }
     for (const a of result.actions) this.d.applyAction(a, source);
-    if (result.requeueAfterSeconds !== undefined && result.requeueAfterSeconds > 0)
+    if (result.requeueAfterSeconds === REQUEUE_NOW) {
+      this.burstDone.add(key);
+      this.d.scheduleRequeue(key, 1);
+    } else if (result.requeueAfterSeconds !== undefined && result.requeueAfterSeconds > 0)
       this.d.scheduleRequeue(key, result.requeueAfterSeconds * 1000);
   }
 }

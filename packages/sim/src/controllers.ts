@@ -1,11 +1,3 @@
-// The one place controllers are registered with the simulator. A controller is
-// a pure reconcile function from its package plus a few lines that build its
-// input from the store (the object, its owned pods/revisions/PVCs, nodes, now,
-// controllerState). Each later controller (Advanced StatefulSet, DaemonSet,
-// SidecarSet, UnitedDeployment, image and container-restart controllers) plugs
-// in with one `registerController(...)` line at the bottom of this file.
-import type { KubeObject } from '@kruise-ts/api';
-import type { FeatureGates, ReconcileResult } from '@kruise-ts/core';
 import { type AdmissionChain, installDeletionProtection } from './admission';
 import { groupOf } from './keys';
 import { cloneSetController } from './kinds/cloneset';
@@ -21,51 +13,13 @@ import {
   nodeImageController,
   nodeImageFromNodeController,
 } from './kinds/nodeops';
+import type { ControllerRegistration } from './kinds/registration';
 import { replicaSetController } from './kinds/replicaset';
 import { sidecarSetController } from './kinds/sidecarset';
 import { admitStatefulSet, statefulSetController } from './kinds/statefulset';
 import { unitedDeploymentController } from './kinds/uniteddeployment';
-import type { Change, Store } from './store';
 
-/**
- * What a `watches` hook returns when the change concerns none of its objects: one shared, frozen
- * empty list (the hooks run on every store write, ~110k times in a 10k-pod rollout).
- */
-export const NO_WATCHED: readonly KubeObject[] = Object.freeze([]);
-
-/** What a reconcile gets besides the object. */
-export interface ReconcileEnv {
-  featureGates: Partial<FeatureGates>;
-  /** A fresh seed for this reconcile (drawn from the scenario seed). */
-  seed: number;
-}
-
-/** One controller: the kind it reconciles and how to call its pure function. */
-export interface ControllerRegistration {
-  kind: string;
-  apiVersion: string;
-  /** Name in logs (`controller:<name>`); defaults to the kind. */
-  name?: string;
-  /**
-   * Builds the input from the store and calls the pure reconcile. `state` is the
-   * `controllerState` the previous reconcile of this object returned.
-   */
-  reconcile: (
-    store: Store,
-    obj: KubeObject,
-    now: string,
-    state: unknown,
-    env: ReconcileEnv,
-  ) => ReconcileResult<unknown>;
-  /**
-   * Extra watches: objects of this controller's kind to enqueue when another
-   * object changes (owners through controller ownerReferences are enqueued
-   * without this).
-   */
-  watches?: (change: Change, store: Store) => readonly KubeObject[];
-  /** Admission hooks of the kind (defaults + validation), registered with the controller. */
-  admission?: (chain: AdmissionChain) => void;
-}
+export { type ControllerRegistration, NO_WATCHED, type ReconcileEnv } from './kinds/registration';
 
 /** A set of controllers keyed by API group and kind. */
 export class ControllerRegistry {

@@ -24,7 +24,7 @@ import {
 import { jsonEqual } from './compat';
 import type { SimContext } from './context';
 import { fnvHex } from './hashing';
-import type { Kubelet } from './kubelet';
+import type { ContainerRuntime, PodRuntime } from './podStatus';
 
 const KRUISE = 'apps.kruise.io/v1alpha1';
 type TagStatus = {
@@ -42,6 +42,16 @@ type SyncEntry = { name: string; ready?: boolean; containerID?: string };
 /** Phase weight of §9.2.3: Completed 1, Recreating 2, Pending 3, anything else 4. */
 const PHASE_WEIGHT: Record<string, number> = { Completed: 1, Recreating: 2, Pending: 3 };
 
+/**
+ * What the node side asks of the kubelet model (kubelet.ts, which owns a NodeSide and passes
+ * itself in): pull an image for a NodeImage, look up a pod's containers, stop one for a CRR.
+ */
+export interface NodeRuntime {
+  pullForDaemon(node: string, image: string): boolean;
+  runtime(uid: string): { rt: PodRuntime; containers: ContainerRuntime[] } | undefined;
+  stopContainer(podUid: string, container: string, graceSeconds: number): boolean;
+}
+
 /** The node side of NodeImages and ContainerRecreateRequests (see the file header). */
 export class NodeSide {
   private dirty = false;
@@ -50,7 +60,7 @@ export class NodeSide {
 
   constructor(
     private readonly ctx: SimContext,
-    private readonly kubelet: Kubelet,
+    private readonly kubelet: NodeRuntime,
   ) {
     ctx.store.watch((c) => {
       const k = c.object.kind;

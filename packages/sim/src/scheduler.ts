@@ -3,7 +3,9 @@
 // tolerations, node readiness and `spec.unschedulable`. It scores feasible
 // nodes by least requested resources (ties: fewer pods, then name). A pod that
 // fits nowhere stays Pending with `PodScheduled=False, reason Unschedulable`
-// and a kube-scheduler style message ("0/3 nodes are available: 3 Insufficient cpu.").
+// and a kube-scheduler style message ("0/3 nodes are available: 3 Insufficient cpu."), and is
+// not looked at again until capacity may have freed (`bump`): 100,000 pods beyond capacity cost
+// nothing per step.
 import type { KubeObject } from '@kruise-ts/api';
 import type { Node, Pod, PodCondition, Taint } from 'kubernetes-types/core/v1.js';
 import { findMatchingUntoleratedTaint, matchesRequiredNodeAffinity, quantityValue } from './compat';
@@ -58,6 +60,10 @@ export class Scheduler {
   private generation = 0;
   private triedAt = new Map<string, number>();
   private pendingKeys = new Set<string>();
+  /** Pending keys noted since the last run: the only ones a run looks at unless `retryAll`. */
+  private noted = new Set<string>();
+  /** The generation moved since the last run: every pending pod is looked at again. */
+  private retryAll = false;
   bindings = 0;
 
   constructor(private readonly ctx: SimContext) {}
@@ -65,34 +71,43 @@ export class Scheduler {
   /** A pod needs scheduling (or rescheduling after a change). */
   notePending(podKey: string): void {
     this.pendingKeys.add(podKey);
+    this.noted.add(podKey);
   }
 
   /** Capacity or nodes changed: retry pods that did not fit. */
   bump(): void {
     this.generation++;
+    this.retryAll = true;
   }
 
   /** Forgets a pod that is gone. */
   forget(podKey: string, uid?: string): void {
     this.pendingKeys.delete(podKey);
+    this.noted.delete(podKey);
     if (uid) this.triedAt.delete(uid);
   }
 
-  /** True when any pod waits (and may now fit). */
+  /**
+   * True when a run may have something to do: a pod was noted since the last run, or capacity
+   * may have freed. Asked after every write of a settle, so it does not walk the pending pods.
+   */
   get pending(): boolean {
-    for (const k of this.pendingKeys) {
-      const p = this.ctx.store.getByKey(k);
-      if (p && this.triedAt.get(p.metadata.uid ?? '') !== this.generation) return true;
-    }
-    return false;
+    return this.noted.size > 0 || (this.retryAll && this.pendingKeys.size > 0);
   }
 
-  /** Binds every pending pod that fits; marks the others Unschedulable. */
+  /**
+   * Binds every pending pod that fits; marks the others Unschedulable. A pod already tried at
+   * this generation is skipped, so a run looks at the pods noted since the last one — or at all
+   * of them once the generation moved.
+   */
   run(): void {
+    const keys = [...(this.retryAll ? this.pendingKeys : this.noted)];
+    this.noted.clear();
+    this.retryAll = false;
     if (this.pendingKeys.size === 0) return;
     const store = this.ctx.store;
     const pods: (KubeObject & Pod)[] = [];
-    for (const k of this.pendingKeys) {
+    for (const k of keys) {
       const p = store.getByKey(k) as (KubeObject & Pod) | undefined;
       if (!p || p.spec?.nodeName || p.metadata.deletionTimestamp) {
         this.pendingKeys.delete(k);

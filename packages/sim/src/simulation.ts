@@ -63,6 +63,8 @@ export class Simulation {
   private timelineDirty = true;
   private lastCheckedMs = -1;
   private settleListeners: ((sim: Simulation) => void)[] = [];
+  /** The deadline a `runToward` paused at while settling there (the clock is at it already). */
+  private pausedAtDeadline?: number;
 
   constructor(opts: SimulationOptions = {}) {
     const seed = opts.seed ?? 1;
@@ -278,13 +280,19 @@ export class Simulation {
    */
   step(): boolean {
     this.settle();
+    if (!this.takeNextEvents()) return false;
+    this.settle();
+    return true;
+  }
+
+  /** The first half of a step: the clock to the next scheduled time, its events handled. */
+  private takeNextEvents(): boolean {
     const first = this.queue.peek();
     if (!first) return false;
     this.clock.advanceTo(first.time);
     this.loop.newStep();
     while (this.queue.peek()?.time === first.time) this.handle(this.queue.pop()!.payload);
     this.stats.steps++;
-    this.settle();
     return true;
   }
 
@@ -295,22 +303,52 @@ export class Simulation {
    * nothing more is scheduled. Returns true when the target was reached.
    */
   runUntil(target: ((sim: Simulation) => boolean) | number, opts: { timeoutMs?: number } = {}): boolean {
-    this.settle();
     const deadline =
       typeof target === 'number' ? target : (opts.timeoutMs ?? this.clock.elapsedMs + 86_400_000);
     const done = typeof target === 'number' ? () => false : () => target(this);
+    const end = this.runSteps(deadline, done, () => false);
+    return typeof target === 'number' || end === 'target' || done();
+  }
+
+  /**
+   * Runs toward `ms` (a time in ms since the start) as `runUntil(ms)` does, but asks `pause()`
+   * between two pieces of work — a kubelet sync, a scheduler run, one reconcile — and, when it
+   * answers true, returns false with the rest of the work still due; calling again goes on from
+   * there. Returns true once the clock reads `ms` and the cluster has settled. A shell running
+   * in real time passes a wall-clock budget, so one call holds its event loop for about one
+   * reconcile at most, however much work is due (the simulation itself reads no wall clock).
+   *
+   * Example: `while (!sim.runToward(60_000, () => Date.now() > t0 + 20)) await yieldToEventLoop()`.
+   */
+  runToward(ms: number, pause: () => boolean): boolean {
+    return this.runSteps(ms, () => false, pause) !== 'paused';
+  }
+
+  /** The step loop of runUntil and runToward: until `done`, the deadline, or a pause. */
+  private runSteps(
+    deadline: number,
+    done: () => boolean,
+    pause: () => boolean,
+  ): 'target' | 'deadline' | 'paused' {
+    if (!this.settle(pause)) return 'paused';
     for (;;) {
-      if (done()) return true;
+      if (done()) return 'target';
       const next = this.queue.peek();
       if (!next || next.time > deadline) {
         if (Number.isFinite(deadline)) {
-          this.clock.advanceTo(deadline);
-          this.loop.newStep();
-          this.settle();
+          // Resuming a settle at this deadline: the step began in the call that paused.
+          if (this.pausedAtDeadline !== deadline || this.clock.elapsedMs !== deadline) {
+            this.clock.advanceTo(deadline);
+            this.loop.newStep();
+          }
+          this.pausedAtDeadline = deadline;
+          if (!this.settle(pause)) return 'paused';
+          this.pausedAtDeadline = undefined;
         }
-        return typeof target === 'number' ? true : done();
+        return 'deadline';
       }
-      this.step();
+      this.takeNextEvents();
+      if (!this.settle(pause) || pause()) return 'paused';
     }
   }
 
@@ -377,26 +415,23 @@ export class Simulation {
     }
   }
 
-  /** Runs kubelet, scheduler and controllers until nothing is left to do at this time. */
-  private settle(): void {
+  /**
+   * Runs kubelet, scheduler and controllers until nothing is left to do at this time. With
+   * `pause`, asks it after each piece of work and returns false when it answers true: the rest
+   * stays due for the next settle, and the checks, samples and listeners wait for a settled
+   * cluster. Returns true when settled.
+   */
+  private settle(pause?: () => boolean): boolean {
     for (let round = 0; round < 10_000; round++) {
-      if (this.kubelet.pending) {
-        this.kubelet.sync();
-        continue;
-      }
-      if (this.scheduler.pending) {
-        this.scheduler.run();
-        continue;
-      }
+      if (this.kubelet.pending) this.kubelet.sync();
+      else if (this.scheduler.pending) this.scheduler.run();
       // One reconcile at a time, so the kubelet and scheduler react to its actions before the next one.
-      if (this.loop.pending) {
-        this.loop.drainOne();
-        continue;
-      }
-      break;
+      else if (this.loop.pending) this.loop.drainOne();
+      else break;
+      if (pause?.()) return false;
     }
     // Checks, samples and listeners only when something changed or time moved since the last settle.
-    if (!this.timelineDirty && this.lastCheckedMs === this.clock.elapsedMs) return;
+    if (!this.timelineDirty && this.lastCheckedMs === this.clock.elapsedMs) return true;
     this.lastCheckedMs = this.clock.elapsedMs;
     this.invariants.check();
     if (this.timelineDirty) {
@@ -408,6 +443,7 @@ export class Simulation {
       this.timelineDirty = false;
     }
     for (const l of this.settleListeners) l(this);
+    return true;
   }
 
   /** Schedules a reconcile of `key` (keeps only the earliest pending one). */

@@ -10,6 +10,8 @@ import type { KubeObject } from '@kruise-ts/api';
 import fc from 'fast-check';
 import { SCENARIO_API_VERSION } from './scenario/types';
 
+export * from './testing/mutations';
+
 /** A node entry of a scenario's `cluster.nodes`. */
 export interface ArbNode {
   name: string;

@@ -17,6 +17,35 @@ describe('scenario input robustness', () => {
     );
   });
 
+  it('parseScenario never throws on YAML-shaped text (anchors, aliases, flow and block collections)', () => {
+    // Arbitrary strings rarely form an alias (`*NKG` took 261 runs to appear); this alphabet
+    // makes anchors, aliases and nesting common.
+    const token = fc.constantFrom(
+      '*a',
+      '&a ',
+      '*b',
+      '&b ',
+      'a',
+      ': ',
+      '- ',
+      '[',
+      ']',
+      '{',
+      '}',
+      ', ',
+      '\n',
+      '  ',
+      '---\n',
+      '? ',
+    );
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 40 }), (tokens) => {
+        const r = parseScenario(`${header}  steps: []\n---\n${tokens.join('')}`);
+        expect(r.scenario !== undefined || r.errors.length > 0).toBe(true);
+      }),
+    );
+  });
+
   it('parseScenario never throws on a Scenario document with arbitrary spec values', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (v) => {

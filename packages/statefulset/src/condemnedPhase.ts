@@ -15,7 +15,8 @@ import { Reasons } from './types';
  *   not available, and is not the round's `firstUnhealthyPod` → exit; otherwise delete it (R11.2)
  *   and exit if that changed anything (one deletion per round), else go on with the next.
  * - R7.2 Parallel: every non-terminating condemned pod is deleted (R11.2) at once; no readiness
- *   checks, and `scaleStrategy.maxUnavailable` does not limit deletions.
+ *   checks, and `scaleStrategy.maxUnavailable` does not limit deletions — the round's burst does
+ *   (kruise-ts's bound): the highest `burst` ordinals go now, the rest in the next rounds.
  *
  * Example: OrderedReady, replicas 3 → 1 with pods 0–2 ready: round 1 deletes pod 2 and exits;
  * while pod 2 terminates rounds exit at it; then pod 1 is deleted.
@@ -37,7 +38,8 @@ export function processCondemned(
         requeue(state, a.waitSeconds);
         return { exit: true };
       }
-      if (deleteProcedure(state, p, Reasons.ScaleDown).changed) return { exit: true };
+      const r = deleteProcedure(state, p, Reasons.ScaleDown);
+      if (r.changed || r.refused) return { exit: true };
     }
     return { exit: false };
   }

@@ -1,31 +1,33 @@
 // The body of one Advanced StatefulSet round (docs/reference/statefulset.md §5, `updateStatefulSet`):
 // given the set, its member pods and the chosen current/update revisions, build the slots and
 // the condemned list, run the replica, condemned and rolling-update phases, and compute the
-// status. Pure: returns the actions; inputs are never mutated.
+// status. Pure: returns the actions; inputs are never mutated. The work is bounded by the pods
+// observed and the burst of creates and deletes, never by `spec.replicas` (slots.ts).
 import type { StatefulSet, StatefulSetStatus } from '@kruise-ts/api';
 import {
   type Action,
+  Burst,
   type FeatureGates,
-  isPodUpdate,
   labelSelectorAsString,
   parseTime,
+  REQUEUE_NOW,
   refOf,
+  resolveBurstReplicas,
   resolveFeatureGates,
   toRFC3339,
 } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import { processCondemned } from './condemnedPhase';
-import { newPodStub } from './identity';
-import { inRange, ordinalOf, statefulSetReplicaRange } from './ordinals';
+import { ordinalOf, statefulSetReplicaRange } from './ordinals';
 import { getMinReadySeconds, isHealthy, runningAndAvailable } from './predicates';
 import { desiredClaimRefs } from './pvc';
 import { type PhaseOutcome, processReplicas, type ScaleBudget, scaleMaxUnavailable } from './replicaPhase';
-import { currentRevisionNeededFromCounts } from './revisionChoice';
 import { templateOfRevision } from './revisions';
 import { rollingUpdate } from './rollingUpdatePhase';
 import { nonDefaultGates, type RoundState, requeue } from './round';
-import { completeRollingUpdate, computeReplicaCounts, computeVolumeClaimStatus } from './status';
+import { layoutSlots } from './slots';
+import { completeRollingUpdate, computeReplicaCounts, volumeClaimStatusOfRange } from './status';
 import type { Now } from './types';
 
 /** Input of {@link updateStatefulSet}: one round with explicit revisions (R4.5, R4.7). */
@@ -46,6 +48,12 @@ export interface UpdateStatefulSetInput {
   featureGates?: Partial<FeatureGates>;
   /** Outstanding in-place update expectations, pod name → revision (R4.8). */
   expectations?: Record<string, string>;
+  /**
+   * The most pods the round creates and deletes together (default 500, core's
+   * `DEFAULT_BURST_REPLICAS`; `Infinity` lifts the bound). kruise-ts's bound: OpenKruise creates
+   * every missing pod of a Parallel set in one round.
+   */
+  burstReplicas?: number;
 }
 
 /** Result of {@link updateStatefulSet}. */
@@ -53,6 +61,7 @@ export interface UpdateStatefulSetResult {
   actions: Action[];
   /** The status to write (after R13.2), not yet compared with the stored one. */
   status: StatefulSetStatus;
+  /** The shortest wait (§16); 0 when the burst left pods to create or delete. */
   requeueAfterSeconds?: number;
   /** The expectations after this round (R4.8). */
   expectations: Record<string, string>;
@@ -79,6 +88,11 @@ function safeSelectorString(set: StatefulSet): string {
  *    OnDelete) the rolling update (§8–§10); 10. R13.2.
  *
  * "Exit" in 6–8 ends the pod operations of the round; the status is still computed.
+ *
+ * Step 2 builds the new pod objects only for the lowest missing ordinals, one more than the
+ * round's burst allows it to create (slots.ts); the rules that read the rest count them. Creates
+ * and deletes stop at the burst (`burstReplicas`), and a round that stopped there returns
+ * `requeueAfterSeconds: 0`.
  *
  * Example (§13.3 round 1): 3 ready pods at r0, template now r1, ReCreate → pod 2 deleted,
  * status replicas 3, ready 3, current 2, updated 0.
@@ -121,6 +135,7 @@ export function updateStatefulSet(input: UpdateStatefulSetInput): UpdateStateful
     isNew: () => false,
     working: new Map(),
     deleted: new Set(),
+    burst: new Burst(resolveBurstReplicas(input.burstReplicas)),
     actions: [],
     conditions: [],
     expectations: { ...(input.expectations ?? {}) },
@@ -134,58 +149,19 @@ export function updateStatefulSet(input: UpdateStatefulSetInput): UpdateStateful
     collisionCount: input.collisionCount ?? set.status?.collisionCount ?? 0,
     labelSelector: safeSelectorString(set),
   };
-  // step 2
-  const { start, end } = state.range;
-  const slots: (Pod | null)[] = new Array(end - start).fill(null);
-  const condemned: Pod[] = [];
-  for (const p of input.pods) {
-    const o = ordinalOf(p.metadata?.name);
-    if (o < 0) continue;
-    if (inRange(state.range, o)) slots[o - start] = p;
-    else condemned.push(p);
-  }
-  condemned.sort((a, b) => ordinalOf(b.metadata?.name) - ordinalOf(a.metadata?.name));
+  // step 2: light stand-ins (name, template labels, revision label) for as many missing ordinals
+  // as the round may create, plus one to see that more remain; the full pod object is only built
+  // for a slot actually created this round (R6.2). The replica phase visits nothing beyond them.
+  const layout = layoutSlots(state, state.burst.remaining + 1);
+  const { slots, condemned } = layout;
   const newPods = new Set<Pod>();
-  const statusCurrentReplicas = set.status?.currentReplicas ?? 0;
-  // R6.9 counts, kept while filling ascending: non-empty slots below i, and not-updated pods.
-  const unordered = !!set.spec.updateStrategy?.rollingUpdate?.unorderedUpdate;
-  let notUpdated = 0;
-  if (unordered) for (const p of slots) if (p && !isPodUpdate(p, updateName, state.coreGates)) notUpdated++;
-  let before = 0;
-  for (let i = 0; i < slots.length; i++) {
-    const o = start + i;
-    if (slots[i] !== null) {
-      before++;
-      continue;
-    }
-    if (state.range.reserved.has(o)) continue;
-    const current = currentRevisionNeededFromCounts(
-      set,
-      { ordinal: o, start, statusCurrentReplicas },
-      before,
-      notUpdated,
-    );
-    // A light stand-in (name, template labels, revision label): the full pod object is only
-    // built if this slot is actually created this round (R6.2), so a large OrderedReady
-    // scale-up does not stamp 100k pod specs to create one.
-    const pod = newPodStub(
-      set,
-      current ? state.currentTemplate : state.updateTemplate,
-      current ? currentName : updateName,
-      o,
-    );
-    slots[i] = pod;
-    newPods.add(pod);
-    before++;
-    if (unordered && !isPodUpdate(pod, updateName, state.coreGates)) notUpdated++;
-  }
-  const isNew = (p: Pod) => newPods.has(p);
-  state.isNew = isNew;
-  // step 3
+  for (const s of slots) if (s.isNew) newPods.add(s.pod);
+  state.isNew = (p: Pod) => newPods.has(p);
+  // step 3: the lowest missing ordinal always has a stand-in, so the counted ones never come first
   let firstUnhealthy: string | undefined;
   let firstUnhealthyOrdinal = Number.POSITIVE_INFINITY;
-  for (const p of [...slots, ...condemned]) {
-    if (!p || isHealthy(p)) continue;
+  for (const p of [...slots.map((s) => s.pod), ...condemned]) {
+    if (isHealthy(p)) continue;
     const o = ordinalOf(p.metadata?.name);
     if (o < firstUnhealthyOrdinal) {
       firstUnhealthyOrdinal = o;
@@ -202,18 +178,21 @@ export function updateStatefulSet(input: UpdateStatefulSetInput): UpdateStateful
       expectations: state.expectations,
     };
     if (state.requeueAfterSeconds !== undefined) out.requeueAfterSeconds = state.requeueAfterSeconds;
+    // The burst stopped a create or delete: the rest is the next round's, at once.
+    if (state.burst.limited) out.requeueAfterSeconds = REQUEUE_NOW;
     if (error !== undefined) out.error = error;
     return out;
   };
   // §13.2 volumeClaims: one entry per claim template (omitted without templates, as Go's omitempty).
   const withClaims = (status: StatefulSetStatus): StatefulSetStatus => {
-    const vc = computeVolumeClaimStatus(set, slots, (n) => state.claims.get(n));
+    const vc = volumeClaimStatusOfRange(set, state.range, state.claims);
     return vc.length > 0 ? { ...status, volumeClaims: vc } : status;
   };
+  // Stand-ins are not created pods: the counts read the observed ones (§13.1).
   const recount = (): StatefulSetStatus =>
     withClaims({
       ...base,
-      ...computeReplicaCounts([...slots, ...condemned], currentName, updateName, m, nowMs),
+      ...computeReplicaCounts([...slots.map((s) => s.pod), ...condemned], currentName, updateName, m, nowMs),
     });
   // §16: requeue when an observed pod will become available by time alone (minReadySeconds).
   if (m > 0) for (const p of input.pods) requeue(state, runningAndAvailable(p, m, nowMs).waitSeconds);
@@ -232,6 +211,6 @@ export function updateStatefulSet(input: UpdateStatefulSetInput): UpdateStateful
   if (outcome.exit) return finish(status, outcome.error);
   if (set.spec.updateStrategy?.type === 'OnDelete') return finish(status);
   const counts = { currentReplicas: status.currentReplicas, updatedReplicas: status.updatedReplicas };
-  outcome = rollingUpdate(state, slots, counts, isNew);
+  outcome = rollingUpdate(state, layout, counts);
   return finish({ ...status, ...counts }, outcome.error);
 }

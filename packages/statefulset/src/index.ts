@@ -27,6 +27,8 @@ export {
   volumesWithClaims,
   withCreationLifecycle,
 } from './identity';
+export type { OrdinalInterval } from './ordinalSet';
+export { OrdinalSet } from './ordinalSet';
 export type { ReplicaRange } from './ordinals';
 export {
   claimName,

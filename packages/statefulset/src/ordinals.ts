@@ -1,8 +1,11 @@
 // Ordinals of an Advanced StatefulSet (docs/reference/statefulset.md §3.1–§3.3): parsing a pod name
 // into (parent, ordinal) (R3.1, R3.2), the reserved-ordinal set (R3.3), the replica range
-// and its slots (R3.4–R3.7), and the pod and claim names (R3.9, R3.13).
+// and its slots (R3.4–R3.7), and the pod and claim names (R3.9, R3.13). Ranges are kept as
+// intervals and the replica range is computed from them, so no work here grows with
+// `spec.replicas` or with the width of a reserved range.
 import type { IntOrString, StatefulSet } from '@kruise-ts/api';
 import type { FeatureGates } from '@kruise-ts/core';
+import { type OrdinalInterval, OrdinalSet } from './ordinalSet';
 
 const INT32_MAX = 2147483647;
 
@@ -49,7 +52,8 @@ function atoi(text: string): number | undefined {
 /**
  * R3.3: `reserveOrdinals` as a set of ordinals. An int element is itself; a string element must
  * be `"a-b"` (exactly two decimal parts, leading zeros and a sign accepted) with `a ≤ b`, and adds
- * every integer in `[a, b]`.
+ * every integer in `[a, b]` — kept as one interval, so `"0-2147483647"` costs what `"1-3"` does.
+ * An int element that is not whole (no API server admits one) reserves nothing.
  *
  * **Quirk:** one malformed string discards the whole list — `undefined` is returned and the
  * controller then reserves nothing (even valid ints seen earlier).
@@ -59,11 +63,11 @@ function atoi(text: string): number | undefined {
  */
 export function parseReserveOrdinals(
   reserveOrdinals: readonly IntOrString[] | null | undefined,
-): Set<number> | undefined {
-  const out = new Set<number>();
+): OrdinalSet | undefined {
+  const out: OrdinalInterval[] = [];
   for (const elem of reserveOrdinals ?? []) {
     if (typeof elem === 'number') {
-      out.add(elem);
+      out.push({ lo: elem, hi: elem });
       continue;
     }
     const parts = String(elem).split('-');
@@ -71,18 +75,14 @@ export function parseReserveOrdinals(
     const start = atoi(parts[0]);
     const end = atoi(parts[1]);
     if (start === undefined || end === undefined || start > end) return undefined;
-    // A range far beyond any replica range is irrelevant (R3.5); cap the enumeration so a
-    // hostile "0-2000000000" cannot exhaust memory. Ordinals past the cap never matter because
-    // `end` of the replica range is at most start + replicas + |reserved|.
-    const last = Math.min(end, start + 1_000_000);
-    for (let o = start; o <= last; o++) out.add(o);
+    out.push({ lo: start, hi: end });
   }
-  return out;
+  return OrdinalSet.from(out);
 }
 
 /** R3.3 as the controller uses it: the reserved set, empty when the list is malformed. */
-export function reservedOrdinalSet(set: StatefulSet): Set<number> {
-  return parseReserveOrdinals(set.spec.reserveOrdinals) ?? new Set<number>();
+export function reservedOrdinalSet(set: StatefulSet): OrdinalSet {
+  return parseReserveOrdinals(set.spec.reserveOrdinals) ?? OrdinalSet.empty;
 }
 
 /** R3.4: the first ordinal — `spec.ordinals.start` with gate `StatefulSetStartOrdinal`, else 0. */
@@ -98,7 +98,7 @@ export interface ReplicaRange {
   /** Exclusive end ordinal (R3.5). */
   end: number;
   /** Reserved ordinals (R3.3). */
-  reserved: Set<number>;
+  reserved: OrdinalSet;
 }
 
 /**
@@ -106,18 +106,29 @@ export interface ReplicaRange {
  * non-reserved ordinals have been passed; `end` is exclusive. The desired ordinals are
  * `[start, end)` minus the reserved ones — always exactly `replicas` of them.
  *
+ * The walk is computed interval by interval: `end` starts at `start + replicas` and moves up by
+ * the length of each reserved interval that begins below it (from `start` on), so 2,147,483,647
+ * replicas take as long as 3. `reserved` may be any set of numbers (a `Set` is converted).
+ *
  * Worked example (replicas 4, reserved {1, 3}): start 0 → ordinals {0, 2, 4, 5}, end 6 (6 slots);
  * start 2 → {2, 4, 5, 6}, end 7; start 3 → {4, 5, 6, 7}, end 8.
  */
-export function replicaRange(replicas: number, start: number, reserved: Set<number>): ReplicaRange {
-  let end = start;
-  let count = 0;
-  const want = Math.max(0, replicas);
-  while (count < want) {
-    if (!reserved.has(end)) count++;
-    end++;
+export function replicaRange(
+  replicas: number,
+  start: number,
+  reserved: ReadonlySet<number> | OrdinalSet,
+): ReplicaRange {
+  const set = OrdinalSet.of(reserved);
+  // A fractional count is walked up to the next whole one, as `count < replicas` does.
+  let end = start + (replicas > 0 ? Math.ceil(replicas) : 0);
+  for (const r of set.intervals()) {
+    if (r.hi < start) continue;
+    const lo = Math.max(r.lo, start);
+    if (lo >= end) break;
+    // Every ordinal of [lo, hi] is skipped, and the interval ends below the new end.
+    end += r.hi - lo + 1;
   }
-  return { start, end, reserved };
+  return { start, end, reserved: set };
 }
 
 /** R3.4–R3.5 for a set: `spec.replicas` (default 1), the start ordinal and the reserved set. */
@@ -133,10 +144,27 @@ export function inRange(range: ReplicaRange, ordinal: number): boolean {
   return ordinal >= range.start && ordinal < range.end && !range.reserved.has(ordinal);
 }
 
-/** The desired ordinals of a range, ascending (R3.5). */
-export function desiredOrdinals(range: ReplicaRange): number[] {
+/** How many desired ordinals (R3.5) are at most `ordinal`: 0 below `start`, `replicas` from `end − 1` on. */
+export function desiredUpTo(range: ReplicaRange, ordinal: number): number {
+  const to = Math.min(ordinal + 1, range.end);
+  if (to <= range.start) return 0;
+  return to - range.start - range.reserved.countIn(range.start, to);
+}
+
+/**
+ * The desired ordinals of a range, ascending (R3.5) — the first `limit` of them (default: all,
+ * which is `replicas` numbers; the controller never asks for the whole list).
+ *
+ * Example: replicas 4, reserved {1, 3} → `[0, 2, 4, 5]`; with limit 2 → `[0, 2]`.
+ */
+export function desiredOrdinals(range: ReplicaRange, limit = Number.POSITIVE_INFINITY): number[] {
   const out: number[] = [];
-  for (let o = range.start; o < range.end; o++) if (!range.reserved.has(o)) out.push(o);
+  let o = range.start;
+  while (o < range.end && out.length < limit) {
+    const r = range.reserved.intervalOf(o);
+    if (r) o = r.hi + 1;
+    else out.push(o++);
+  }
   return out;
 }
 

@@ -16,6 +16,7 @@ import {
   parseTime,
   type ReconcileResult,
   resolveFeatureGates,
+  withDistinctObserved,
 } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { updateStatefulSet } from './control';
@@ -83,7 +84,11 @@ export function observeExpectations(
  * 4. the round (§5: replica, condemned and rolling-update phases), reading the set as stored —
  *    the controller does not re-apply defaults (§2.1);
  * 5. status written only when R13.3 says so; history truncated (R4.6); requeue after the
- *    shortest minReadySeconds / in-place grace wait (§16).
+ *    shortest minReadySeconds / in-place grace wait (§16), or at once (0) when the round's burst
+ *    (`options.burstReplicas`, default 500 pods created or deleted) left work undone.
+ *
+ * An object listed twice in `pods`, `revisions` or `pvcs` counts once (the copy with the highest
+ * resourceVersion), and the actions start with one `DuplicateObserved` Warning event.
  *
  * Example: a new set `web` (replicas 3, OrderedReady, no pods) → a `create` of revision
  * `web-<hash>`, a `create` of pod `web-0` (lifecycle `Normal`) and an `updateStatus` with
@@ -92,6 +97,22 @@ export function observeExpectations(
 export function reconcileStatefulSet(
   input: ReconcileStatefulSetInput,
   options: ReconcileStatefulSetOptions = {},
+): ReconcileResult<StatefulSetStatus> {
+  return withDistinctObserved(
+    input,
+    OBSERVED_LISTS,
+    (i) => statefulSetRef(i.statefulSet),
+    (i) => reconcileDistinct(i, options),
+  );
+}
+
+/** The observed lists of the input, each reduced to one copy per object first (core `dedupeObserved`). */
+const OBSERVED_LISTS = ['pods', 'revisions', 'pvcs'] as const;
+
+/** {@link reconcileStatefulSet} on an input whose observed lists name each object once. */
+function reconcileDistinct(
+  input: ReconcileStatefulSetInput,
+  options: ReconcileStatefulSetOptions,
 ): ReconcileResult<StatefulSetStatus> {
   const original = input.statefulSet;
   const gates = resolveFeatureGates(options.featureGates);
@@ -148,6 +169,7 @@ export function reconcileStatefulSet(
     now: input.now,
     featureGates: gates,
     expectations,
+    burstReplicas: options.burstReplicas,
   });
   for (const a of round.actions) actions.push(a.verb === 'event' ? { ...a, involvedObject: setRef } : a);
   const status = statusForVersion(original.apiVersion, round.status);

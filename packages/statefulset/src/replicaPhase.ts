@@ -1,6 +1,7 @@
 // The replica phase (docs/reference/statefulset.md §6, R6.1–R6.8) and the scale budget (§7.3, R7.4,
-// R7.5): visiting the slots in ascending order to replace failed pods, create missing ones,
-// create claims of pending pods, wait for terminating/unavailable ones, refresh and repair.
+// R7.5): visiting the slots in ascending order to replace failed pods, create missing ones (at
+// most the round's burst), create claims of pending pods, wait for terminating/unavailable ones,
+// refresh and repair.
 import { type KubeObject, LABEL_CONTROLLER_REVISION_HASH } from '@kruise-ts/api';
 import { legacyValueFromIntOrPercent } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
@@ -36,6 +37,7 @@ import {
   workingPod,
   writePod,
 } from './round';
+import type { Slot } from './slots';
 import { Reasons } from './types';
 
 /** How a phase ended: `exit` stops all pod operations of the round (status is still written). */
@@ -120,7 +122,9 @@ function createReplica(state: RoundState, pod: Pod): PhaseOutcome | undefined {
  *
  * - R6.1 failed/succeeded → delete (R11.2) unless terminating, then **exit** the round;
  * - R6.2 not created → create (claims first); monotonic **exits** (one creation per round),
- *   Parallel takes budget and **breaks** when it is used up;
+ *   Parallel takes budget and **breaks** when it is used up. A stand-in met when the round's
+ *   burst is used up **breaks** too, like the budget (kruise-ts's bound: a Parallel set of
+ *   2,147,483,647 replicas creates 500 pods a round, the condemned and update phases still run);
  * - R6.3 pending → create its missing claims; R6.4 terminating → monotonic exits, Parallel
  *   takes budget (break when used up) and moves on;
  * - R6.5 refresh (R11.3); R6.6 not available → monotonic exits, Parallel with a budget takes
@@ -132,12 +136,11 @@ function createReplica(state: RoundState, pod: Pod): PhaseOutcome | undefined {
  */
 export function processReplicas(
   state: RoundState,
-  slots: readonly (Pod | null)[],
+  slots: readonly Slot[],
   budget: ScaleBudget | undefined,
 ): PhaseOutcome {
   for (let i = 0; i < slots.length; i++) {
-    const p = slots[i];
-    if (!p) continue;
+    const p = slots[i].pod;
     const name = p.metadata?.name ?? '';
     if (isFailed(p) || isSucceeded(p)) {
       if (!isTerminating(p)) {
@@ -155,6 +158,7 @@ export function processReplicas(
       // An observed pod without a phase exists already: Go would send its create again and get
       // AlreadyExists (an API server sets phase Pending at once, so only fakes show this);
       // kruise-ts sends nothing and goes on as after a creation.
+      if (state.isNew(p) && !state.burst.take()) break;
       const out = state.isNew(p) ? createReplica(state, p) : undefined;
       if (out) return out;
       if (state.monotonic) return { exit: true };

@@ -1,12 +1,11 @@
 // The rolling-update phase (docs/reference/statefulset.md §8–§10): gating (R8.1–R8.3), the unavailable
 // set (R8.4), specified deletion (R8.5), candidate order (§9) and acting on each candidate
-// (R10.1) by in-place update or recreation.
+// (R10.1) by in-place update or recreation — over the slots the round built (slots.ts), with the
+// missing ordinals it only counted taken in by number.
 import { getPodRevision, isSpecifiedDelete, legacyValueFromIntOrPercent } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1.js';
 import { inPlaceUpdatePod } from './inPlace';
 import { isHealthy, isTerminating, runningAndAvailable } from './predicates';
 import type { PhaseOutcome } from './replicaPhase';
-import { sortPodsToUpdate } from './revisionChoice';
 import {
   deleteProcedure,
   podUpdateCompleted,
@@ -15,7 +14,9 @@ import {
   refreshPod,
   requeue,
 } from './round';
+import { countedSlots, type SlotLayout } from './slots';
 import { Reasons } from './types';
+import { orderSlotsToUpdate } from './updateOrder';
 
 /** The two counts the rolling update lowers as it acts (R8.5, R10.1 step 6). */
 export interface MutableCounts {
@@ -42,20 +43,37 @@ export function updateMaxUnavailable(
 }
 
 /**
- * R8.4: the names of slot pods that count as unavailable — not healthy, an unfinished in-place
- * update (R10.8), or not yet available (minReadySeconds). New pod objects (`isNew`) count too;
- * condemned pods never do.
+ * R8.4 the unavailable set U: the names of built slot pods that count as unavailable — not
+ * healthy, an unfinished in-place update (R10.8), or not yet available (minReadySeconds) — and
+ * new pod objects (stand-ins) count too; condemned pods never do. The missing ordinals the round
+ * only counted are new pod objects as well: they are in U by number (`counted`), never by name.
  */
-export function unavailableSet(
-  state: RoundState,
-  slots: readonly (Pod | null)[],
-  isNew: (p: Pod) => boolean,
-): Set<string> {
-  const out = new Set<string>();
-  for (const p of slots) {
-    if (!p) continue;
+export class UnavailableSet {
+  readonly names = new Set<string>();
+
+  constructor(readonly counted: number) {}
+
+  /** |U|. */
+  get size(): number {
+    return this.names.size + this.counted;
+  }
+
+  has(name: string): boolean {
+    return this.names.has(name);
+  }
+
+  add(name: string): void {
+    this.names.add(name);
+  }
+}
+
+/** R8.4 over a slot layout (see {@link UnavailableSet}). */
+export function unavailableSet(state: RoundState, layout: SlotLayout): UnavailableSet {
+  const out = new UnavailableSet(countedSlots(layout));
+  for (const s of layout.slots) {
+    const p = s.pod;
     const name = p.metadata?.name ?? '';
-    if (isNew(p) || !isHealthy(p)) {
+    if (s.isNew || !isHealthy(p)) {
       out.add(name);
       continue;
     }
@@ -87,15 +105,15 @@ function fail(state: RoundState, message: string): PhaseOutcome {
  *    in U → stop; handled or terminating → nothing; else in place (§10.2) or recreate (R11.2);
  *    it joins U and `currentReplicas` drops when it was at the current revision.
  *
+ * A deletion the round's burst refuses (R8.5 or a recreation) leaves the pod as it is, but the
+ * pod still joins U as if it were going down now: the walk never takes down more pods than the
+ * budget allows, and the next round deletes it.
+ *
  * Example (§R8.5): pods 0 ready, 1 and 2 unready, 3 and 4 ready, all specified-delete,
  * maxUnavailable 3: U = {1, 2}; pod 4 deleted (U = {1, 2, 4}); pod 3 skipped; pods 2 and 1 deleted.
  */
-export function rollingUpdate(
-  state: RoundState,
-  slots: readonly (Pod | null)[],
-  counts: MutableCounts,
-  isNew: (p: Pod) => boolean,
-): PhaseOutcome {
+export function rollingUpdate(state: RoundState, layout: SlotLayout, counts: MutableCounts): PhaseOutcome {
+  const slots = layout.slots;
   const updateName = state.updateRevision.metadata?.name ?? '';
   const currentName = state.currentRevision.metadata?.name ?? '';
   if (Object.values(state.expectations).some((rev) => rev === updateName)) return { exit: false }; // R8.1
@@ -114,11 +132,11 @@ export function rollingUpdate(
     if (m.error !== undefined) return fail(state, m.error);
     maxUnavailable = m.value;
   }
-  const unavailable = unavailableSet(state, slots, isNew); // R8.4
+  const unavailable = unavailableSet(state, layout); // R8.4
   const handled = new Set<string>();
   for (let i = slots.length - 1; i >= 0; i--) {
-    const p = slots[i]; // R8.5
-    if (!p || isNew(p) || !isSpecifiedDelete(p)) continue;
+    const p = slots[i].pod; // R8.5
+    if (slots[i].isNew || !isSpecifiedDelete(p)) continue;
     const name = p.metadata?.name ?? '';
     if (unavailable.size >= maxUnavailable && !unavailable.has(name)) continue;
     handled.add(name);
@@ -129,15 +147,21 @@ export function rollingUpdate(
     }
     unavailable.add(name);
   }
-  const candidates = sortPodsToUpdate(ru, updateName, state.set.spec.replicas ?? 1, slots, state.coreGates);
+  const candidates = orderSlotsToUpdate(
+    ru,
+    updateName,
+    state.set.spec.replicas ?? 1,
+    layout,
+    state.coreGates,
+  );
   for (const idx of candidates) {
-    const target = slots[idx] as Pod; // R10.1
+    const target = slots[idx].pod; // R10.1
     const name = target.metadata?.name ?? '';
     const rev = getPodRevision(target);
     if (rev === updateName) continue;
     if (unavailable.size >= maxUnavailable && !unavailable.has(name)) break;
     // A pod object created in this very round is left for the next round (kruise-ts deviation).
-    if (isNew(target) || handled.has(name) || isTerminating(target)) continue;
+    if (slots[idx].isNew || handled.has(name) || isTerminating(target)) continue;
     const inPlace = inPlaceUpdatePod(state, target);
     if (inPlace.error !== undefined) return fail(state, inPlace.error);
     let deleted = false;

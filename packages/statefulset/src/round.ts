@@ -1,7 +1,7 @@
 // The state of one reconcile round and the writes every phase shares: pod patches against a
 // per-round working copy (so several changes to one pod accumulate), deletions, events, the
-// delete procedure with the preDelete hook (R11.2), the per-pod refresh (R11.3), and claim
-// creation and ownerReference fixes (R12.1, R12.2).
+// delete procedure with the preDelete hook (R11.2) and the round's burst of creates and deletes,
+// the per-pod refresh (R11.3), and claim creation and ownerReference fixes (R12.1, R12.2).
 
 import type { KubeObject } from '@kruise-ts/api';
 import {
@@ -18,6 +18,7 @@ import {
 } from '@kruise-ts/api';
 import {
   type Action,
+  type Burst,
   checkPodUpdateCompleted,
   defaultFeatureGates,
   diffPodForPatch,
@@ -89,6 +90,8 @@ export interface RoundState {
   working: Map<string, Pod>;
   /** Pods deleted this round. */
   deleted: Set<string>;
+  /** The pods this round may still create or delete (`burstReplicas`, default 500). */
+  burst: Burst;
   actions: Action[];
   conditions: StatefulSetCondition[];
   requeueAfterSeconds?: number;
@@ -187,6 +190,10 @@ export function deletePodNow(state: RoundState, pod: Pod, reason: string): void 
  * `PreparingDelete` (marked not-ready if the hook says so) instead of being deleted — "changed"
  * only when the state label changes; otherwise it is deleted.
  *
+ * A deletion takes one unit of the round's burst; with none left nothing is written and the
+ * answer is `refused` (the round then asks to run again at once). Moving a pod to
+ * `PreparingDelete` is a patch and takes none.
+ *
  * Example: preDelete `{labelsHandler: {hold: "true"}}`, pod labelled `hold=true` in `Normal` →
  * `PreparingDelete`, `{changed: true, deleted: false}`; called again next round →
  * `{changed: false, deleted: false}`; once the label is gone → deleted.
@@ -195,10 +202,11 @@ export function deleteProcedure(
   state: RoundState,
   pod: Pod,
   reason: string,
-): { changed: boolean; deleted: boolean } {
+): { changed: boolean; deleted: boolean; refused?: boolean } {
   const lifecycle = state.set.spec.lifecycle;
   const decision = preDeleteAction(pod, lifecycle);
   if (decision === 'delete') {
+    if (!state.burst.take()) return { changed: false, deleted: false, refused: true };
     deletePodNow(state, pod, reason);
     return { changed: true, deleted: true };
   }

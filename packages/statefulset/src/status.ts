@@ -3,7 +3,7 @@
 import type { StatefulSet, StatefulSetStatus, VolumeClaimStatus } from '@kruise-ts/api';
 import { tryParseQuantity } from '@kruise-ts/core';
 import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
-import { claimName, ordinalOf } from './ordinals';
+import { claimName, inRange, ordinalOf, type ReplicaRange } from './ordinals';
 import { isCreated, isRunningAndAvailable, isRunningAndReady, isTerminating } from './predicates';
 import { isAtRevision } from './revisionChoice';
 
@@ -103,6 +103,51 @@ export function computeVolumeClaimStatus(
     for (const o of ordinals) {
       const claim = lookup(claimName(tname, set.metadata.name ?? '', o));
       if (!claim || claim.metadata?.deletionTimestamp) continue;
+      if (quantity(claim.spec?.resources?.requests?.storage) < want) continue;
+      compatible++;
+      if (quantity(claim.status?.capacity?.storage) >= want) ready++;
+    }
+    return { volumeClaimName: tname, compatibleReplicas: compatible, compatibleReadyReplicas: ready };
+  });
+}
+
+/** The ordinal of a claim name `<template>-<set>-<ordinal>` (R3.13) for the given prefix, if canonical. */
+function claimOrdinal(name: string, prefix: string): number | undefined {
+  if (!name.startsWith(prefix)) return undefined;
+  const digits = name.slice(prefix.length);
+  // `claimName` writes the ordinal in decimal without padding: "0", "7", "12", never "07".
+  if (!/^(0|[1-9][0-9]*)$/.test(digits)) return undefined;
+  const o = Number(digits);
+  return o <= 2147483647 ? o : undefined;
+}
+
+/**
+ * §13.2 `volumeClaims` over a replica range, from the claims rather than the slots: every desired
+ * ordinal is a slot (a pod or a new pod object), so a claim counts when its name is the claim of
+ * a desired ordinal — what {@link computeVolumeClaimStatus} gives over the whole slot array, in
+ * time linear in the claims, whatever `spec.replicas` is.
+ *
+ * Example: template `data` (1Gi), set `web`, range {0, 1, 2}, claims `data-web-0` (1Gi bound) and
+ * `data-web-7` → `{volumeClaimName: 'data', compatibleReplicas: 1, compatibleReadyReplicas: 1}`.
+ */
+export function volumeClaimStatusOfRange(
+  set: StatefulSet,
+  range: ReplicaRange,
+  claims: ReadonlyMap<string, PersistentVolumeClaim>,
+): VolumeClaimStatus[] {
+  const templates = set.spec.volumeClaimTemplates ?? [];
+  if (templates.length === 0) return [];
+  const quantity = quantityReader();
+  return templates.map((t) => {
+    const tname = t.metadata?.name ?? '';
+    const want = quantity(t.spec?.resources?.requests?.storage);
+    const prefix = `${tname}-${set.metadata.name ?? ''}-`;
+    let compatible = 0;
+    let ready = 0;
+    for (const [name, claim] of claims) {
+      const o = claimOrdinal(name, prefix);
+      if (o === undefined || !inRange(range, o)) continue;
+      if (claim.metadata?.deletionTimestamp) continue;
       if (quantity(claim.spec?.resources?.requests?.storage) < want) continue;
       compatible++;
       if (quantity(claim.status?.capacity?.storage) >= want) ready++;

@@ -39,6 +39,13 @@ export interface ReconcileStatefulSetOptions {
   featureGates?: Partial<FeatureGates>;
   /** Accepted for API symmetry; the StatefulSet controller needs no randomness (names are ordinals). */
   seed?: number;
+  /**
+   * The most pods one reconcile creates and deletes together (default 500, core's
+   * `DEFAULT_BURST_REPLICAS`; `Infinity` lifts the bound). A reconcile that stops at it returns
+   * `requeueAfterSeconds: 0`. A kruise-ts bound: OpenKruise creates every missing pod of a
+   * Parallel set, and deletes every condemned one, in one round.
+   */
+  burstReplicas?: number;
 }
 
 /** The context of `validateStatefulSet`. */

@@ -1,7 +1,12 @@
 // validateStatefulSet: what OpenKruise's StatefulSet validating webhook rejects
 // (docs/reference/statefulset.md §2.2), with Kubernetes-style field paths. Works on the defaulted object
 // (the webhook validates after the mutating webhook ran).
-import { CONDITION_INPLACE_UPDATE_READY, type IntOrString, type StatefulSet } from '@kruise-ts/api';
+import {
+  CONDITION_INPLACE_UPDATE_READY,
+  checkStructure,
+  type IntOrString,
+  type StatefulSet,
+} from '@kruise-ts/api';
 import {
   canonicalJSON,
   type FieldError,
@@ -186,6 +191,7 @@ function validateSpec(set: StatefulSet): FieldError[] {
   errs.push(
     ...validatePodTemplateBasics(spec.template, 'spec.template', {
       forbidActiveDeadlineSecondsFor: 'StatefulSet',
+      volumeClaimTemplates: spec.volumeClaimTemplates,
     }),
   );
   validateUpdateStrategy(set, errs);
@@ -220,6 +226,10 @@ export function validateStatefulSet(
   old?: StatefulSet,
   _ctx: ValidateStatefulSetContext = {},
 ): FieldError[] {
+  // The shape first (@kruise-ts/api checkStructure, as the webhook receives the object): every
+  // rule below may rely on each field having its schema's type, e.g. a label value being a string.
+  const shape = checkStructure('StatefulSet', obj, { admission: true });
+  if (shape.length > 0) return shape;
   const errs: FieldError[] = [...validateObjectMeta(obj.metadata, 'metadata'), ...validateSpec(obj)];
   if (old) {
     const strip = (s: StatefulSet) => {

@@ -9,6 +9,7 @@ import {
   type ReconcileOptions,
   type ReconcileResult,
   refOf,
+  withDistinctObserved,
 } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
@@ -109,6 +110,9 @@ class DurationStore {
  * field errors and no action but a Warning event; an allocation error (§4) a Warning event and no
  * workload change; failures during provisioning or updating leave the status unwritten (Q5).
  *
+ * A subset workload, pod or revision listed twice counts once (the copy with the highest
+ * resourceVersion), and the actions start with one `DuplicateObserved` Warning event.
+ *
  * Example: a new UD with replicas 10 and subsets a, b (statefulSetTemplate) → one ControllerRevision
  * create, two StatefulSet creates with 5 replicas each, and a status write with
  * `subsetReplicas {a: 5, b: 5}` and `SubsetProvisioned=True`.
@@ -117,6 +121,19 @@ export function reconcileUnitedDeployment(
   input: ReconcileUnitedDeploymentInput,
   _options?: ReconcileOptions,
 ): ReconcileResult<UnitedDeploymentStatus> {
+  return withDistinctObserved(
+    input,
+    OBSERVED_LISTS,
+    (i) => (i.unitedDeployment?.metadata ? refOf(i.unitedDeployment) : undefined),
+    reconcileDistinct,
+  );
+}
+
+/** The observed lists of the input, each reduced to one copy per object first (core `dedupeObserved`). */
+const OBSERVED_LISTS = ['subsets', 'pods', 'revisions'] as const;
+
+/** {@link reconcileUnitedDeployment} on an input whose observed lists name each object once. */
+function reconcileDistinct(input: ReconcileUnitedDeploymentInput): ReconcileResult<UnitedDeploymentStatus> {
   const ud = input.unitedDeployment;
   const oldStatus: UDStatus = ud.status ?? {};
   const prevState = (input.controllerState ?? {}) as UnitedDeploymentControllerState;

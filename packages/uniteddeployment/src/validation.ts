@@ -1,5 +1,6 @@
 // Admission validation of a UnitedDeployment (docs/reference/uniteddeployment.md §1.4, rules 1–7): what
 // OpenKruise's validating webhook rejects, as Kubernetes field errors.
+import { checkStructure } from '@kruise-ts/api';
 import {
   duplicate,
   type FieldError,
@@ -61,6 +62,10 @@ export function validateUnitedDeployment(
   old?: UnitedDeploymentObject,
   _ctx?: ValidateUnitedDeploymentContext,
 ): FieldError[] {
+  // The shape first (@kruise-ts/api checkStructure, as the webhook receives the object): every
+  // rule below may rely on each field having its schema's type, e.g. a label value being a string.
+  const shape = checkStructure('UnitedDeployment', obj, { admission: true });
+  if (shape.length > 0) return shape;
   const errs: FieldError[] = [];
   const spec = obj.spec ?? {};
   const total = spec.replicas;

@@ -1,8 +1,10 @@
 // `kruise-ts serve`: the simulated cluster behind a Kubernetes API that the real
 // kubectl and @kubernetes/client-node accept (packages/sim/src/apiserver). The
 // virtual clock runs in real time (or faster with --speed) until SIGINT/SIGTERM.
+// Safe by default: a bearer token in the kubeconfig it writes, Host checked on loopback;
+// --insecure-no-auth drops the token.
 import { type FeatureGates, parseFeatureGatesFlag } from '@kruise-ts/core';
-import { type ApiServer, startApiServer } from '@kruise-ts/sim';
+import { type ApiServer, isLoopbackAddress, startApiServer } from '@kruise-ts/sim';
 import { CliError, type CliIO } from '../io';
 
 /** Options of `kruise-ts serve`, as commander parses them. */
@@ -15,6 +17,7 @@ export interface ServeCommandOptions {
   seed?: string;
   nodes?: string;
   featureGates?: string;
+  insecureNoAuth?: boolean;
 }
 
 function parseNumber(flag: string, value: string | undefined, fallback: number): number {
@@ -50,19 +53,28 @@ export async function startServe(opts: ServeCommandOptions, io: CliIO): Promise<
       );
     featureGates = r.gates;
   }
+  const host = opts.host ?? '127.0.0.1';
   const server = await startApiServer({
     nodes,
     port,
-    host: opts.host ?? '127.0.0.1',
+    host,
+    insecureNoAuth: opts.insecureNoAuth === true,
     controllers,
     speed: parseNumber('--speed', opts.speed, 1),
     kubeconfigPath: opts.kubeconfig,
     seed: parseNumber('--seed', opts.seed, 1),
     ...(featureGates ? { featureGates } : {}),
   });
+  const auth =
+    server.token === undefined
+      ? isLoopbackAddress(host)
+        ? 'authentication: off (--insecure-no-auth): every program on this machine can read and write the cluster'
+        : `authentication: off (--insecure-no-auth) on ${host}: anyone who reaches this port can read and write the cluster`
+      : 'authentication: a bearer token, in the kubeconfig only (users[].user.token)';
   io.stdout(
     [
       `kruise-ts serve: a simulated cluster (${nodeCount} nodes) behind a Kubernetes API on ${server.url} (controllers: ${controllers})`,
+      auth,
       `kubeconfig written to ${server.kubeconfigPath}; point kubectl at it:`,
       '',
       `  export KUBECONFIG=${server.kubeconfigPath}`,

@@ -19,7 +19,7 @@ import {
   type Simulation,
   summarize,
 } from '@kruise-ts/sim';
-import { CliError, type CliIO, relativeReader, resolvePath } from '../io';
+import { CliError, type CliIO, maxInputBytesOf, readInput, relativeReader, resolvePath } from '../io';
 
 /** Options of the sim command. */
 export interface SimCommandOptions {
@@ -27,6 +27,8 @@ export interface SimCommandOptions {
   json?: boolean;
   seed?: string;
   quiet?: boolean;
+  /** The input limit per file (`--max-input-bytes`), for the scenario and the files it names. */
+  maxInputBytes?: string;
 }
 
 /** Wall-clock milliseconds (the CLI is the one place allowed to read the real clock). */
@@ -37,12 +39,8 @@ function wallNow(): number {
 /** Runs a scenario file; returns the exit code (0 passed, 1 failed, 2 invalid). */
 export function simCommand(file: string, opts: SimCommandOptions, io: CliIO, displayName?: string): number {
   const path = resolvePath(io, file);
-  let text: string;
-  try {
-    text = io.readFile(path);
-  } catch (e) {
-    throw new CliError(`cannot read scenario ${file}: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  const maxBytes = maxInputBytesOf(opts);
+  const text = readInput(io, path, `scenario ${file}`, maxBytes);
   let seed: number | undefined;
   if (opts.seed !== undefined) {
     seed = Number(opts.seed);
@@ -54,7 +52,7 @@ export function simCommand(file: string, opts: SimCommandOptions, io: CliIO, dis
   const started = wallNow();
   const result = runScenario(text, {
     fileName: name,
-    readFile: relativeReader(io, path),
+    readFile: relativeReader(io, path, maxBytes),
     seed,
     onStart: (sim, scenario) => {
       const nodes = scenario.nodes.length;

@@ -1,7 +1,9 @@
 // What the AdvancedCronJob validating webhook rejects (docs/reference/advancedcronjob.md AC2.2–AC2.4):
 // metadata and name, the cron schedule, the templates (with the imageListPullJobTemplate checks
 // of AC2.3), the non-negative counters, the time zone, and on update the immutable fields.
+
 import type { AdvancedCronJob, AdvancedCronJobSpec, ImageListPullJobSpec } from '@kruise-ts/api';
+import { checkStructure } from '@kruise-ts/api';
 import {
   type FieldError,
   forbidden,
@@ -214,6 +216,10 @@ export function validateAdvancedCronJob(
   old?: AdvancedCronJob,
   ctx: AdvancedCronJobValidationContext = {},
 ): FieldError[] {
+  // The shape first (@kruise-ts/api checkStructure, as the webhook receives the object): every
+  // rule below may rely on each field having its schema's type, e.g. a label value being a string.
+  const shape = checkStructure('AdvancedCronJob', obj, { admission: true });
+  if (shape.length > 0) return shape;
   const zone = resolveDefaultZone(ctx.defaultTimeZone);
   const errs: FieldError[] = [];
   const meta = obj?.metadata ?? {};

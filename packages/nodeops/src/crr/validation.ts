@@ -3,6 +3,7 @@
 import {
   ANNOTATION_CRR_UNREADY_ACQUIRED,
   type ContainerRecreateRequest,
+  checkStructure,
   LABEL_CRR_NODE_NAME,
   LABEL_CRR_POD_UID,
   setDefaultsContainerRecreateRequest,
@@ -61,6 +62,10 @@ export function validateContainerRecreateRequest(
   old?: ContainerRecreateRequest,
   ctx: ContainerRecreateRequestValidationContext = {},
 ): FieldError[] {
+  // The shape first (@kruise-ts/api checkStructure, as the webhook receives the object): every
+  // rule below may rely on each field having its schema's type, e.g. a label value being a string.
+  const shape = checkStructure('ContainerRecreateRequest', obj, { admission: true });
+  if (shape.length > 0) return shape;
   if (old) return validateUpdate(obj, old);
   const spec = obj?.spec;
   if (!spec?.podName) return [required('spec.podName', 'podName can not be empty')];

@@ -1,7 +1,9 @@
 // What the ImagePullJob and ImageListPullJob validating webhooks reject (docs/reference/daemon.md §3.4,
 // §6.1), and the shared template checks AdvancedCronJob runs on its imageListPullJobTemplate
 // (docs/reference/advancedcronjob.md AC2.3). Like upstream, each check list stops at the first failure.
+
 import type { CompletionPolicy, ImageListPullJob, ImagePullJob, ImagePullJobTemplate } from '@kruise-ts/api';
+import { checkStructure } from '@kruise-ts/api';
 import {
   type FeatureGates,
   type FieldError,
@@ -162,6 +164,10 @@ export function validateImagePullJob(
   _old?: ImagePullJob,
   ctx: ImagePullValidationContext = {},
 ): FieldError[] {
+  // The shape first (@kruise-ts/api checkStructure, as the webhook receives the object): every
+  // rule below may rely on each field having its schema's type, e.g. a label value being a string.
+  const shape = checkStructure('ImagePullJob', obj, { admission: true });
+  if (shape.length > 0) return shape;
   const spec = obj?.spec;
   const err =
     imagePullGateError(ctx.featureGates) ??
@@ -182,6 +188,10 @@ export function validateImageListPullJob(
   _old?: ImageListPullJob,
   ctx: ImagePullValidationContext = {},
 ): FieldError[] {
+  // The shape first (@kruise-ts/api checkStructure, as the webhook receives the object): every
+  // rule below may rely on each field having its schema's type, e.g. a label value being a string.
+  const shape = checkStructure('ImageListPullJob', obj, { admission: true });
+  if (shape.length > 0) return shape;
   const spec = obj?.spec;
   const err =
     imagePullGateError(ctx.featureGates) ??

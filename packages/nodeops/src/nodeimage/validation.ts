@@ -1,6 +1,8 @@
 // What the NodeImage validating webhook rejects (docs/reference/daemon.md §5.1 item 3). Like upstream,
 // the first failure is reported.
+
 import type { NodeImage } from '@kruise-ts/api';
+import { checkStructure } from '@kruise-ts/api';
 import { duplicate, type FieldError, invalid, required } from '@kruise-ts/core';
 
 /** Upstream's limit on the number of images of one NodeImage. */
@@ -15,6 +17,10 @@ export const MAX_IMAGES_PER_NODE = 256;
  * `spec.images[nginx].tags[0].pullPolicy.ttlSecondsAfterFinished: Required value`.
  */
 export function validateNodeImage(obj: NodeImage, _old?: NodeImage, _ctx?: unknown): FieldError[] {
+  // The shape first (@kruise-ts/api checkStructure, as the webhook receives the object): every
+  // rule below may rely on each field having its schema's type, e.g. a label value being a string.
+  const shape = checkStructure('NodeImage', obj, { admission: true });
+  if (shape.length > 0) return shape;
   const images = obj?.spec?.images ?? {};
   const names = Object.keys(images).sort();
   if (names.length > MAX_IMAGES_PER_NODE)

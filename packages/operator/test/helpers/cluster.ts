@@ -1,6 +1,8 @@
 // Test helpers: start `kruise-ts serve --controllers none` in-process, run operators against it
 // (directly or through the fault proxy), a test file's per-test cluster lifecycle (`useCluster`),
-// and small REST helpers.
+// and small REST helpers. The server runs as `kruise-ts serve` does by default (HTTPS with a
+// bearer token): the REST helpers and the kubeconfigs written here carry the credentials of the
+// server a URL leads to (serverAccess.ts).
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import {
   type RunningOperator,
   runOperator,
 } from '../../src/index';
+import { credentialsFor, rememberServer, requestText } from './serverAccess';
 
 export type { ApiServer };
 
@@ -22,7 +25,7 @@ let seq = 0;
  * simulation's 3, i.e. at most 330 schedulable pods; more stay Pending "Too many pods").
  */
 export async function startCluster(speed = 10, nodes?: number): Promise<ApiServer> {
-  return startApiServer({
+  const server = await startApiServer({
     port: 0,
     controllers: 'none',
     speed,
@@ -35,12 +38,17 @@ export async function startCluster(speed = 10, nodes?: number): Promise<ApiServe
           })),
     kubeconfigPath: join(tmpdir(), `kruise-ts-op-${process.pid}-${seq++}.kubeconfig`),
   });
+  rememberServer(server.url, { token: server.token, caCert: server.caCert });
+  return server;
 }
 
-/** A kubeconfig file pointing at `url` (the fault proxy). */
+/**
+ * A kubeconfig file pointing at `url` (the fault proxy, plain HTTP), with the token of the
+ * server behind it.
+ */
 export function kubeconfigAt(url: string): string {
   const p = join(tmpdir(), `kruise-ts-op-proxy-${process.pid}-${seq++}.kubeconfig`);
-  writeFileSync(p, kubeconfigFor(url));
+  writeFileSync(p, kubeconfigFor(url, { token: credentialsFor(url).token }), { mode: 0o600 });
   return p;
 }
 
@@ -137,13 +145,13 @@ export async function api(
   body?: unknown,
   contentType = 'application/json',
 ): Promise<{ status: number; body: any }> {
-  const r = await fetch(`${base}${path}`, {
+  const r = await requestText(
+    `${base}${path}`,
     method,
-    headers: body === undefined ? {} : { 'content-type': contentType },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.text();
-  return { status: r.status, body: text ? JSON.parse(text) : undefined };
+    body === undefined ? undefined : JSON.stringify(body),
+    contentType,
+  );
+  return { status: r.status, body: r.text ? JSON.parse(r.text) : undefined };
 }
 
 export async function waitFor<T>(

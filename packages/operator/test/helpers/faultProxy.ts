@@ -1,9 +1,13 @@
 // A fault-injecting HTTP proxy between the operator and `kruise-ts serve` (test-only): 409
 // Conflicts on a deterministic share of writes, dropped watch streams, and an "API server
 // restart" window during which every connection is refused/reset. The server's own forced 410
-// (`expireWatchHistory`) is used alongside it.
+// (`expireWatchHistory`) is used alongside it. It listens on plain HTTP and forwards requests as
+// they are, Authorization included, to the server (over HTTPS, trusting its certificate), so its
+// clients need the server's token: it is recorded for the proxy's URL too.
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { credentialsFor, rememberServer } from './serverAccess';
 
 export interface FaultProxy {
   url: string;
@@ -51,8 +55,16 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       return;
     }
     const isWatch = /[?&]watch=(true|1)/.test(req.url ?? '');
-    const up = http.request(
-      { hostname: t.hostname, port: t.port, path: req.url, method: req.method, headers: req.headers },
+    const upOpts = {
+      hostname: t.hostname,
+      port: t.port,
+      path: req.url,
+      method: req.method,
+      headers: req.headers,
+    };
+    const { caCert } = credentialsFor(target);
+    const up = (t.protocol === 'https:' ? https : http).request(
+      t.protocol === 'https:' && caCert ? { ...upOpts, ca: caCert } : upOpts,
       (upRes) => {
         res.writeHead(upRes.statusCode ?? 502, upRes.headers);
         if (req.method === 'POST' && /\/pods(\?|$)/.test(req.url ?? '') && upRes.statusCode === 201)
@@ -76,8 +88,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  rememberServer(url, { token: credentialsFor(target).token });
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     get conflictEvery() {
       return state.conflictEvery;
     },

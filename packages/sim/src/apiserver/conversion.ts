@@ -17,7 +17,7 @@ import { convertStatefulSet, isStatefulSetApiVersion } from '@kruise-ts/stateful
 import type { Simulation } from '../simulation';
 import type { ResourceInfo } from './registry';
 import { internalError, type StatusObject } from './status';
-import { type ClientConfig, postJson } from './webhooks';
+import { type ClientConfig, postJson } from './webhookClient';
 
 /** Converts one object to `toApiVersion` (same group and kind); pure, never throws. */
 export type InProcessConverter = (obj: KubeObject, toApiVersion: string) => KubeObject;

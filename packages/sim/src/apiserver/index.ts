@@ -1,11 +1,16 @@
 // The simulator's Kubernetes API server (`kruise-ts serve`): the real
 // kubectl and @kubernetes/client-node work against an embedded simulated
-// cluster over plain HTTP on 127.0.0.1. This file owns startup: the
+// cluster over HTTPS on 127.0.0.1 (plain HTTP with `insecureNoAuth`). This file owns startup: the
 // simulation, registry, watch hub, webhooks (controllers: none), CRD version
-// conversion (conversion.ts), the HTTP server (body limits, errors as Status,
-// never crashing on client input), the kubeconfig and the real-time clock.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// conversion (conversion.ts), the HTTP server (the request guard of guard.ts
+// before any body is read, body limits, errors as Status, never crashing on
+// client input), authentication (a bearer token over HTTPS with a self-signed
+// certificate, certificate.ts: kubectl sends a token only over TLS), the
+// kubeconfig that carries both, and the real-time clock.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,8 +21,10 @@ import { ControllerRegistry } from '../controllers';
 import type { NodeConfig } from '../nodes';
 import { Simulation } from '../simulation';
 import { rfc3339 } from '../time';
+import { selfSignedCertificate } from './certificate';
 import { bootstrap, EventBridge, followCrds, RealTimeDriver } from './cluster';
 import { ConversionRunner } from './conversion';
+import { type GuardOptions, guardRequest, isLoopbackAddress } from './guard';
 import type { ApiContext, Reply } from './objects';
 import { BASE_HEADERS } from './reads';
 import { Registry } from './registry';
@@ -34,6 +41,7 @@ export {
   rewriteApiVersion,
 } from './conversion';
 export { SERVER_VERSION } from './discovery';
+export { isLoopbackAddress, isLoopbackHostHeader, PUBLIC_PATHS } from './guard';
 export { evalJsonPath } from './jsonpath';
 export { podRow } from './printers';
 export { compareVersions, Registry, type ResourceInfo } from './registry';
@@ -45,8 +53,20 @@ export interface ApiServerOptions {
   simulation?: Simulation;
   /** TCP port; 0 = a random free port. Default 0. */
   port?: number;
-  /** Bind address. Default `127.0.0.1` (loopback only). */
+  /**
+   * Bind address. Default `127.0.0.1` (loopback only). While it is a loopback address
+   * (`127.x.y.z`, `::1`, `localhost`), requests whose Host header names another host get 403.
+   */
   host?: string;
+  /**
+   * Turns authentication off and serves plain HTTP. By default the server draws a random
+   * bearer token (32 bytes, hex) and a self-signed certificate at start, serves HTTPS, writes
+   * both into the kubeconfig (`users[].user.token`, `certificate-authority-data`) and exposes
+   * them as `ApiServer.token` and `ApiServer.caCert`; every request but `/healthz`, `/livez`,
+   * `/readyz` and `/version` must carry `Authorization: Bearer <token>` or gets 401.
+   * `kruise-ts serve --insecure-no-auth`.
+   */
+  insecureNoAuth?: boolean;
   /**
    * `all` (default): every registered controller and its built-in admission.
    * `none`: no controllers and no built-in admission; the server calls the
@@ -83,10 +103,23 @@ export interface ApiServerOptions {
 
 /** A running API server. */
 export interface ApiServer {
-  /** `http://127.0.0.1:PORT`. */
+  /**
+   * `https://127.0.0.1:PORT` (`http://` with `insecureNoAuth`); the bind address, or loopback when
+   * bound to every address (`0.0.0.0`, `::`).
+   */
   url: string;
   port: number;
   kubeconfigPath: string;
+  /**
+   * The bearer token requests must carry (`Authorization: Bearer <token>`), also written into
+   * the kubeconfig; undefined with `insecureNoAuth`.
+   */
+  token?: string;
+  /**
+   * The server's self-signed certificate (PEM), which clients trust as their CA (the
+   * kubeconfig's `certificate-authority-data`); undefined with `insecureNoAuth` (plain HTTP).
+   */
+  caCert?: string;
   simulation: Simulation;
   /** Lets `ms` of simulated time pass now (tests; the clock also runs at `speed`). */
   advance(ms: number): void;
@@ -96,13 +129,31 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-/** The kubeconfig text for a server URL (`insecure-skip-tls-verify` lets client-node use http). */
-export function kubeconfigFor(url: string): string {
+/** What a kubeconfig tells clients besides the URL. */
+export interface KubeconfigAuth {
+  /** The bearer token (`users[].user.token`); none = `user: {}`. */
+  token?: string;
+  /**
+   * The PEM certificate to trust (`certificate-authority-data`); none =
+   * `insecure-skip-tls-verify: true`, which client-node needs to accept an `http://` server.
+   */
+  caCert?: string;
+}
+
+/**
+ * The kubeconfig text for a server URL, e.g. `kubeconfigFor('https://127.0.0.1:6443', { token,
+ * caCert })`, or `kubeconfigFor('http://127.0.0.1:6443')` for a server with `insecureNoAuth`.
+ */
+export function kubeconfigFor(url: string, auth: KubeconfigAuth = {}): string {
+  const cluster =
+    auth.caCert === undefined
+      ? { server: url, 'insecure-skip-tls-verify': true }
+      : { server: url, 'certificate-authority-data': Buffer.from(auth.caCert).toString('base64') };
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: 'kruise-ts', cluster: { server: url, 'insecure-skip-tls-verify': true } }],
-    users: [{ name: 'kruise-ts', user: {} }],
+    clusters: [{ name: 'kruise-ts', cluster }],
+    users: [{ name: 'kruise-ts', user: auth.token === undefined ? {} : { token: auth.token } }],
     contexts: [
       { name: 'kruise-ts', context: { cluster: 'kruise-ts', user: 'kruise-ts', namespace: 'default' } },
     ],
@@ -182,10 +233,18 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   driver.tick();
   const closing = new Set<() => void>();
   const maxBody = options.maxBodyBytes ?? 16 * 1024 * 1024;
+  const host = options.host ?? '127.0.0.1';
+  const token = options.insecureNoAuth ? undefined : randomBytes(32).toString('hex');
+  const tls = token === undefined ? undefined : selfSignedCertificate(new Date(), [host]);
+  const guard: GuardOptions = {
+    token,
+    loopbackOnly: isLoopbackAddress(host),
+    scheme: tls ? 'https' : 'http',
+  };
   let address = '';
   const env = { ctx, serverAddress: () => address, closing };
 
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       try {
         let url: URL;
@@ -193,6 +252,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
           url = new URL(req.url ?? '/', 'http://localhost');
         } catch {
           send(res, { code: 400, body: badRequest('malformed request URL') });
+          return;
+        }
+        // Before the body is read: a request that may not be served costs no buffering.
+        const denied = guardRequest(guard, req.headers, url.pathname);
+        if (denied) {
+          send(res, { code: denied.code, body: denied });
           return;
         }
         const body = await readBody(req, maxBody);
@@ -215,28 +280,36 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
         }
       }
     })();
-  });
+  };
+  const server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert }, handle) : createServer(handle);
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     else socket.destroy();
   });
-  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
+  // Bound to every address, clients reach it on loopback, a name its certificate holds.
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  const urlHost = reachable.includes(':') ? `[${reachable}]` : reachable;
   address = `${urlHost}:${port}`;
-  const url = `http://${address}`;
+  const url = `${tls ? 'https' : 'http'}://${address}`;
   const kubeconfigPath = options.kubeconfigPath ?? join(tmpdir(), `kruise-ts-${port}.kubeconfig`);
   mkdirSync(dirname(kubeconfigPath), { recursive: true });
-  writeFileSync(kubeconfigPath, kubeconfigFor(url));
+  // The file holds the token: readable by its owner only (chmod too, for a file that existed).
+  writeFileSync(kubeconfigPath, kubeconfigFor(url, { token: guard.token, caCert: tls?.cert }), {
+    mode: 0o600,
+  });
+  chmodSync(kubeconfigPath, 0o600);
 
   return {
     url,
     port,
     kubeconfigPath,
+    ...(guard.token === undefined ? {} : { token: guard.token }),
+    ...(tls === undefined ? {} : { caCert: tls.cert }),
     simulation: sim,
     advance: (ms) => {
       driver.advance(ms);

@@ -4,7 +4,7 @@
 // `managedFields` entry (guide §K; no field ownership, no conflicts).
 import type { KubeObject } from '@kruise-ts/api';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '@kruise-ts/core';
-import { parse as parseYaml } from 'yaml';
+import { parseYamlBody } from './bodies';
 
 /** The patch kinds of the Content-Type header. */
 export type PatchKind = 'merge' | 'json' | 'strategic' | 'apply';
@@ -13,7 +13,10 @@ export type PatchKind = 'merge' | 'json' | 'strategic' | 'apply';
 export const CR_PATCH_TYPES =
   'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml';
 
-/** The patch kind of a Content-Type, or undefined when it is not a patch type. */
+/**
+ * The patch kind of a Content-Type, or undefined when it is not one of kube-apiserver's four
+ * patch types (parameters such as `; charset=utf-8` are ignored).
+ */
 export function patchKind(contentType: string | undefined): PatchKind | undefined {
   const ct = (contentType ?? '').split(';')[0].trim().toLowerCase();
   switch (ct) {
@@ -24,7 +27,6 @@ export function patchKind(contentType: string | undefined): PatchKind | undefine
     case 'application/strategic-merge-patch+json':
       return 'strategic';
     case 'application/apply-patch+yaml':
-    case 'application/apply-patch+json':
       return 'apply';
     default:
       return undefined;
@@ -37,7 +39,7 @@ export function parsePatchBody(kind: PatchKind, text: string): unknown {
     try {
       return JSON.parse(text);
     } catch {
-      return parseYaml(text, { maxAliasCount: 100 });
+      return parseYamlBody(text);
     }
   }
   return JSON.parse(text);

@@ -10,10 +10,9 @@
 // (conversion.ts), `kind`/`resource` naming it and `requestKind`/`requestResource`
 // the request's, a mutation converted back. `clientConfig.service` has no cluster
 // network here: it is reached at `https://127.0.0.1:<port><path>` (an
-// approximation). `postJson` is shared with the CRD conversion webhook client
-// (conversion.ts).
+// approximation). The HTTPS client is webhookClient.ts, shared with the CRD
+// conversion webhooks (conversion.ts).
 import { randomUUID } from 'node:crypto';
-import { request } from 'node:https';
 import type { KubeObject } from '@kruise-ts/api';
 import { applyJsonPatch, matchesLabelSelector } from '@kruise-ts/core';
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
@@ -22,6 +21,7 @@ import { type HasConversion, viewsOf } from './conversion';
 import type { WebhookRunner } from './objects';
 import type { Registry, ResourceInfo } from './registry';
 import { type StatusObject, status } from './status';
+import { type ClientConfig, postJson } from './webhookClient';
 
 interface Rule {
   operations?: string[];
@@ -289,66 +289,7 @@ export class HttpWebhookRunner implements WebhookRunner {
   }
 }
 
-/** A webhook's `clientConfig` (admission webhooks and CRD conversion webhooks). */
-export interface ClientConfig {
-  url?: string;
-  caBundle?: string;
-  service?: { namespace?: string; name?: string; path?: string; port?: number };
-}
-
 function post(w: Webhook, body: string): Promise<unknown> {
   const timeoutMs = Math.min(30, Math.max(1, w.timeoutSeconds ?? 10)) * 1000;
   return postJson(w.clientConfig ?? {}, body, timeoutMs);
-}
-
-/**
- * POSTs a JSON review to a webhook over HTTPS, trusting only its `caBundle` (base64 PEM), and
- * resolves with the parsed JSON answer; rejects on transport errors, HTTP ≥ 300 and timeouts.
- * A `service` reference is reached at `https://127.0.0.1:<port, default 443><path>` with the
- * TLS server name `<name>.<namespace>.svc`. `query` is appended to the URL (e.g. `?timeout=30s`).
- */
-export function postJson(cc: ClientConfig, body: string, timeoutMs: number, query = ''): Promise<unknown> {
-  let url: URL;
-  try {
-    if (cc.url) url = new URL(cc.url + query);
-    else if (cc.service)
-      url = new URL(`https://127.0.0.1:${cc.service.port ?? 443}${cc.service.path ?? '/'}${query}`);
-    else return Promise.reject(new Error('no clientConfig url or service'));
-  } catch (e) {
-    return Promise.reject(e);
-  }
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          Accept: 'application/json',
-          'Content-Length': Buffer.byteLength(body),
-        },
-        ca: cc.caBundle ? Buffer.from(cc.caBundle, 'base64') : undefined,
-        servername: cc.service ? `${cc.service.name}.${cc.service.namespace}.svc` : undefined,
-        timeout: timeoutMs,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          if ((res.statusCode ?? 0) >= 300) return reject(new Error(`HTTP ${res.statusCode}`));
-          try {
-            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-          } catch (e) {
-            reject(e);
-          }
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () =>
-      req.destroy(new Error(`context deadline exceeded (timeout ${timeoutMs / 1000}s)`)),
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
 }

@@ -2,7 +2,10 @@
 // namespace checks), replace (409 on a stale resourceVersion), patch (merge,
 // JSON, strategic for built-ins, server-side apply), the status and scale
 // subresources (delete with preconditions, grace periods and propagation is in
-// deletes.ts). Every write goes through `sim.act`, so the admission chain
+// deletes.ts). A create or update body is JSON or YAML (bodies.ts), and the
+// object's metadata is validated as kube-apiserver does (metadata.ts: 422 before
+// any webhook or the store sees it, and again after a mutating webhook changed it).
+// Every write goes through `sim.act`, so the admission chain
 // runs (defaults, validation, sidecar injection) and the cluster settles.
 // Versions (conversion.ts): a write's object is admitted in the request's
 // version and stored in the storage version; answers are converted back to the
@@ -10,7 +13,9 @@
 import type { KubeObject } from '@kruise-ts/api';
 import type { ObjectRef } from '@kruise-ts/core';
 import type { WriteResult } from '../store';
+import { decodeObjectBody } from './bodies';
 import { toStorage, viewOf } from './conversion';
+import { validateWriteMetadata } from './metadata';
 import { type ApiContext, getObject, type Reply, readPath, toScale, writePath } from './objects';
 import { applyPatch, CR_PATCH_TYPES, parsePatchBody, patchKind, withManagedField } from './patch';
 import type { ResourceInfo } from './registry';
@@ -71,22 +76,6 @@ export function writeFailure(
   }
 }
 
-function parseObject(text: string): KubeObject | StatusObject {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    return badRequest(`the body of the request could not be decoded: ${(e as Error).message}`);
-  }
-  if (v === null || typeof v !== 'object' || Array.isArray(v))
-    return badRequest('the body of the request must be a JSON object');
-  const o = v as KubeObject;
-  if (o.metadata === undefined) o.metadata = {};
-  if (o.metadata === null || typeof o.metadata !== 'object' || Array.isArray(o.metadata))
-    return badRequest('metadata must be an object');
-  return o;
-}
-
 /** Is `v` a Status (a failure) rather than an object? */
 export const isStatus = (v: unknown): v is StatusObject => (v as StatusObject)?.kind === 'Status';
 
@@ -138,6 +127,19 @@ function normalize(req: WriteRequest, obj: KubeObject, nameRequired: boolean): K
   return { ...obj, metadata: meta };
 }
 
+/** A 422 Invalid for metadata kube-apiserver would refuse (metadata.ts), or undefined. */
+function metadataFailure(
+  req: WriteRequest,
+  obj: KubeObject,
+  operation: 'create' | 'update',
+): StatusObject | undefined {
+  const errors = validateWriteMetadata(req.res, obj, operation);
+  if (errors.length === 0) return undefined;
+  const m = obj.metadata as { name?: unknown; generateName?: unknown };
+  const name = typeof m.name === 'string' && m.name ? m.name : m.generateName;
+  return invalidStatus(req.res, typeof name === 'string' ? name : '', errors);
+}
+
 function namespaceMissing(ctx: ApiContext, req: WriteRequest): StatusObject | undefined {
   if (!req.res.namespaced || !req.namespace) return undefined;
   if (ctx.sim.store.get('v1', 'Namespace', undefined, req.namespace)) return undefined;
@@ -149,12 +151,14 @@ function namespaceMissing(ctx: ApiContext, req: WriteRequest): StatusObject | un
 
 /** POST a collection. */
 export async function createObject(ctx: ApiContext, req: WriteRequest, parsed?: KubeObject): Promise<Reply> {
-  const p = parsed ?? parseObject(req.body);
+  const p = parsed ?? decodeObjectBody(req.contentType, req.body);
   if (isStatus(p)) return fail(p);
   let obj = normalize(req, p, false);
   if (isStatus(obj)) return fail(obj);
   const missing = namespaceMissing(ctx, req);
   if (missing) return fail(missing);
+  const invalidMeta = metadataFailure(req, obj, 'create');
+  if (invalidMeta) return fail(invalidMeta);
   if (obj.apiVersion !== req.res.apiVersion) {
     // a body of another version of the group: admitted at the request's version
     const v = await viewOf(ctx, obj, req.res);
@@ -168,7 +172,11 @@ export async function createObject(ctx: ApiContext, req: WriteRequest, parsed?: 
   if (ctx.webhooks) {
     const w = await ctx.webhooks.admit(req.res, 'CREATE', obj, undefined, undefined, dryRun);
     if (!w.ok) return fail(w.status);
-    if (w.object) obj = w.object;
+    if (w.object) {
+      obj = w.object;
+      const mutated = metadataFailure(req, obj, 'create');
+      if (mutated) return fail(mutated);
+    }
   }
   if (dryRun) return { code: 201, body: obj };
   const stored = await toStorage(ctx, obj, req.res);
@@ -195,7 +203,11 @@ async function updateMain(
     if (isStatus(old)) return fail(old);
     const w = await ctx.webhooks.admit(req.res, 'UPDATE', next, old, req.sub, dryRun);
     if (!w.ok) return fail(w.status);
-    if (w.object) next = w.object;
+    if (w.object) {
+      next = w.object;
+      const mutated = req.sub === undefined ? metadataFailure(req, next, 'update') : undefined;
+      if (mutated) return fail(mutated);
+    }
   }
   if (dryRun) return { code: 200, body: next };
   const stored = await toStorage(ctx, next, req.res);
@@ -264,7 +276,7 @@ async function writeScale(
 
 /** PUT an object or its status/scale subresource. */
 export async function replaceObject(ctx: ApiContext, req: WriteRequest): Promise<Reply> {
-  const p = parseObject(req.body);
+  const p = decodeObjectBody(req.contentType, req.body);
   if (isStatus(p)) return fail(p);
   const current = getObject(ctx, req.res, req.namespace, req.name ?? '');
   if (!current) return fail(notFoundStatus(req.res, req.name ?? ''));
@@ -275,6 +287,8 @@ export async function replaceObject(ctx: ApiContext, req: WriteRequest): Promise
   const obj = normalize(req, p, true);
   if (isStatus(obj)) return fail(obj);
   if (req.sub === 'status') return writeStatus(ctx, req, current, obj);
+  const invalidMeta = metadataFailure(req, obj, 'update');
+  if (invalidMeta) return fail(invalidMeta);
   return updateMain(ctx, req, current, obj);
 }
 
@@ -381,5 +395,7 @@ async function patchOnce(
   const obj = normalize(req, patched, true);
   if (isStatus(obj)) return fail(obj);
   if (req.sub === 'status') return writeStatus(ctx, req, current, obj);
+  const invalidMeta = metadataFailure(req, obj, 'update');
+  if (invalidMeta) return fail(invalidMeta);
   return updateMain(ctx, req, current, obj, view);
 }

@@ -7,8 +7,8 @@ import { reconcileCloneSet, validateCloneSet } from '@kruise-ts/cloneset';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Node, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import type { AdmissionChain } from '../admission';
-import type { ControllerRegistration } from '../controllers';
 import type { Store } from '../store';
+import type { ControllerRegistration } from './registration';
 
 /** The objects a CloneSet owns, by kind (one pass over the owner index). */
 function ownedByKind(

@@ -9,7 +9,7 @@ import { type DaemonSetControllerState, reconcileDaemonSet, validateDaemonSet } 
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { AdmissionChain } from '../admission';
-import type { ControllerRegistration } from '../controllers';
+import type { ControllerRegistration } from './registration';
 
 /** The Advanced DaemonSet controller (apps.kruise.io/v1alpha1). */
 export const daemonSetController: ControllerRegistration = {

@@ -22,8 +22,8 @@ import type {
   ReplicaSet,
 } from 'kubernetes-types/apps/v1.js';
 import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
-import type { ControllerRegistration } from '../controllers';
 import { controlledOfKind, ownedOfKind } from './owned';
+import type { ControllerRegistration } from './registration';
 
 export const POD_TEMPLATE_HASH = 'pod-template-hash';
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';

@@ -7,7 +7,9 @@
 // capacity. Up to `parallelism` pods run at a time until `completions` have succeeded; then the
 // Job gets the conditions `SuccessCriteriaMet` and `Complete` (True, reason `CompletionsReached`)
 // and a `completionTime`. `activeDeadlineSeconds` fails the Job (`Failed`, `DeadlineExceeded`);
-// `suspend: true` deletes the running pods and sets `Suspended`. Not modelled: failed pods and
+// `suspend: true` deletes the running pods and sets `Suspended`. At most 500 pods are created per
+// reconcile (Kubernetes' `MaxPodCreateDeletePerSync`), then the Job asks to run again at once,
+// so a `parallelism` of 2,147,483,647 starts 500 pods a reconcile. Not modelled: failed pods and
 // `backoffLimit` (simulated pods never fail), Indexed completion mode, pod failure and success
 // policies, `ttlSecondsAfterFinished`, the `batch.kubernetes.io/job-tracking` finalizer, API
 // server defaulting and validation of Jobs (the selector is not generated; pods are found by
@@ -16,17 +18,19 @@ import type { KubeObject } from '@kruise-ts/api';
 import {
   type Action,
   canonicalJSON,
+  DEFAULT_BURST_REPLICAS,
   isPodActive,
   isPodReady,
   podReadySince,
+  REQUEUE_NOW,
   type ReconcileResult,
   refOf,
   timeOf,
 } from '@kruise-ts/core';
 import type { Job, JobCondition, JobSpec, JobStatus } from 'kubernetes-types/batch/v1.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import type { ControllerRegistration } from '../controllers';
 import { controlledOfKind } from './owned';
+import type { ControllerRegistration } from './registration';
 import { deleteFirst } from './replicaset';
 
 /** The annotation that sets how long a Job's pod runs (seconds Ready) before it counts as succeeded. */
@@ -118,6 +122,7 @@ export function reconcileJob(job: Job, owned: Pod[], now: string): ReconcileResu
   let completionTime = prev.completionTime;
   let startTime = prev.startTime;
   let requeueAfterSeconds: number | undefined;
+  let burstLimited = false;
   const requeue = (s: number) => {
     const v = Math.max(1, Math.ceil(s));
     requeueAfterSeconds = requeueAfterSeconds === undefined ? v : Math.min(requeueAfterSeconds, v);
@@ -170,10 +175,12 @@ export function reconcileJob(job: Job, owned: Pod[], now: string): ReconcileResu
       requeueAfterSeconds = undefined;
     } else {
       const want = Math.min(parallelism, completions - succeeded);
-      if (running.length < want)
-        for (let i = running.length; i < want; i++)
+      if (running.length < want) {
+        const n = Math.min(want - running.length, DEFAULT_BURST_REPLICAS);
+        for (let i = 0; i < n; i++)
           actions.push({ verb: 'create', object: newJobPod(job) as KubeObject, reason: 'JobPodCreate' });
-      else if (running.length > want) {
+        if (running.length + n < want) burstLimited = true;
+      } else if (running.length > want) {
         const surplus = [...running].sort(deleteFirst).slice(0, running.length - want);
         deleteAll(surplus, 'TooManyActivePods');
         running = running.filter((p) => !surplus.includes(p));
@@ -204,6 +211,7 @@ export function reconcileJob(job: Job, owned: Pod[], now: string): ReconcileResu
       status,
       reason: 'UpdateStatus',
     });
+  if (burstLimited) requeueAfterSeconds = REQUEUE_NOW;
   return {
     actions,
     status,

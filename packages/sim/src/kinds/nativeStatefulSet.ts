@@ -10,7 +10,7 @@ import type { Action, ReconcileResult } from '@kruise-ts/core';
 import { reconcileStatefulSet, type StatefulSetControllerState } from '@kruise-ts/statefulset';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
-import type { ControllerRegistration } from '../controllers';
+import type { ControllerRegistration } from './registration';
 
 const ASTS_API_VERSION = 'apps.kruise.io/v1beta1';
 

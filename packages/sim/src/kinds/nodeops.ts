@@ -35,8 +35,8 @@ import {
 } from '@kruise-ts/nodeops';
 import type { Node, Pod, Secret } from 'kubernetes-types/core/v1.js';
 import type { AdmissionChain, AdmissionContext } from '../admission';
-import { type ControllerRegistration, NO_WATCHED, type ReconcileEnv } from '../controllers';
 import type { Store } from '../store';
+import { type ControllerRegistration, NO_WATCHED, type ReconcileEnv } from './registration';
 
 const KRUISE_V1A1 = 'apps.kruise.io/v1alpha1';
 const KRUISE_V1B1 = 'apps.kruise.io/v1beta1';

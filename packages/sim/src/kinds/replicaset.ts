@@ -4,23 +4,26 @@
 // `spec.replicas` active pods exist, deletes the surplus in Kubernetes' ranking order
 // (unscheduled, pending, not ready, ready for less time, more restarts, newer first), and writes
 // status (replicas, fullyLabeledReplicas, readyReplicas, availableReplicas with minReadySeconds,
-// observedGeneration). No orphan adoption, no slow-start batches, no expectations.
+// observedGeneration). At most `burstReplicas` (500) creates or deletes per reconcile, as
+// Kubernetes', then a requeue at once. No orphan adoption, no slow-start batches, no expectations.
 import type { KubeObject } from '@kruise-ts/api';
 import {
   type Action,
   canonicalJSON,
+  DEFAULT_BURST_REPLICAS,
   isPodActive,
   isPodAvailable,
   isPodReady,
   podReadySince,
+  REQUEUE_NOW,
   type ReconcileResult,
   refOf,
   timeOf,
 } from '@kruise-ts/core';
 import type { ReplicaSet, ReplicaSetStatus } from 'kubernetes-types/apps/v1.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import type { ControllerRegistration } from '../controllers';
 import { controlledOfKind } from './owned';
+import type { ControllerRegistration } from './registration';
 
 /** Pending < Unknown < Running (Kubernetes' `ActivePods` phase order). */
 const PHASE_RANK: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
@@ -85,7 +88,9 @@ export function newReplicaSetPod(rs: ReplicaSet): Pod {
 
 /**
  * One ReplicaSet reconcile from its controlled pods. Status counts the pods as observed (before
- * this reconcile's creates and deletes), as Kubernetes' does.
+ * this reconcile's creates and deletes), as Kubernetes' does. Like Kubernetes' `burstReplicas`,
+ * at most 500 pods are created or deleted, and a reconcile with more to do asks to run again at
+ * once: a Deployment of 2,147,483,647 replicas gets 500 pods a reconcile.
  *
  * Example: replicas 3, pods [ready, pending] → one create; status `{replicas: 2, readyReplicas: 1, ...}`.
  */
@@ -99,11 +104,16 @@ export function reconcileReplicaSet(
   const active = owned.filter((p) => isPodActive(p));
   const actions: Action[] = [];
   const diff = active.length - replicas;
+  let burstLimited = false;
   if (diff < 0 && !rs.metadata?.deletionTimestamp) {
-    for (let i = 0; i < -diff; i++)
+    const n = Math.min(-diff, DEFAULT_BURST_REPLICAS);
+    burstLimited = n < -diff;
+    for (let i = 0; i < n; i++)
       actions.push({ verb: 'create', object: newReplicaSetPod(rs) as KubeObject, reason: 'ScaleUp' });
   } else if (diff > 0) {
-    for (const p of [...active].sort(deleteFirst).slice(0, diff))
+    const n = Math.min(diff, DEFAULT_BURST_REPLICAS);
+    burstLimited = n < diff;
+    for (const p of [...active].sort(deleteFirst).slice(0, n))
       actions.push({ verb: 'delete', target: refOf(p as KubeObject), reason: 'ScaleDown' });
   }
   const tmplLabels = rs.spec?.template?.metadata?.labels ?? {};
@@ -129,6 +139,7 @@ export function reconcileReplicaSet(
   };
   if (canonicalJSON(status) !== canonicalJSON(rs.status ?? {}))
     actions.push({ verb: 'updateStatus', target: refOf(rs as KubeObject), status, reason: 'UpdateStatus' });
+  if (burstLimited) requeueAfterSeconds = REQUEUE_NOW;
   return {
     actions,
     status,

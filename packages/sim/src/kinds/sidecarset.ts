@@ -15,7 +15,7 @@ import {
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { ConfigMap, Namespace, Pod } from 'kubernetes-types/core/v1.js';
 import type { AdmissionChain } from '../admission';
-import { type ControllerRegistration, NO_WATCHED } from '../controllers';
+import { type ControllerRegistration, NO_WATCHED } from './registration';
 
 const SS_API = 'apps.kruise.io/v1alpha1';
 

@@ -11,7 +11,7 @@ import {
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import type { AdmissionChain } from '../admission';
-import type { ControllerRegistration } from '../controllers';
+import type { ControllerRegistration } from './registration';
 
 /** The Advanced StatefulSet controller (apps.kruise.io/v1beta1; v1alpha1 shares the group). */
 export const statefulSetController: ControllerRegistration = {

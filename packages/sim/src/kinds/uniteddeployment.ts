@@ -13,8 +13,8 @@ import {
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { AdmissionChain } from '../admission';
-import { type ControllerRegistration, NO_WATCHED } from '../controllers';
 import type { Store } from '../store';
+import { type ControllerRegistration, NO_WATCHED } from './registration';
 
 /** The subset workload kinds (uniteddeployment.md §7.1) and the ReplicaSets through which Deployment pods are found. */
 const SUBSET_KINDS: readonly [string, string][] = [

@@ -2,74 +2,86 @@
 // the document and line, and the field. Nothing runs when there is an error:
 // an unknown field, a wrong type, a bad manifest, or a step naming an object no
 // manifest defines all stop here.
-import { type KubeObject, readManifests } from '@kruise-ts/api';
-import { type Document, isMap, LineCounter, parseAllDocuments } from 'yaml';
+import { type KubeObject, readManifests, readYamlDocuments } from '@kruise-ts/api';
+import { type Document, isMap } from 'yaml';
 import type { Timings } from '../context';
 import type { ScheduledFailure } from '../failures';
 import type { InvariantConfig, InvariantName } from '../invariants';
 import type { NodeConfig } from '../nodes';
 import { defaultNodes } from '../options';
-import { parseDuration } from '../time';
+import {
+  type BuildCtx,
+  inlineManifests,
+  MANIFEST_CHECKS,
+  ms,
+  type ParseOptions,
+  readFileManifests,
+  type ScenarioError,
+} from './buildContext';
 import { formatPath, validateSchema } from './schema';
 import { buildStep, checkPodPick, nodeName, targetKey } from './steps';
+
 import { SCENARIO_API_VERSION, type Scenario, type Step, scenarioSchema } from './types';
 
-/** A problem in a scenario file. */
-export interface ScenarioError {
-  file: string;
-  /** 0-based index of the YAML document. */
-  document?: number;
-  /** 1-based line. */
-  line?: number;
-  /** The field, e.g. `spec.steps[2].setImage.image`. */
-  field?: string;
-  message: string;
-}
-
-/** `file:line: (document N) field: message`. */
-export function formatScenarioError(e: ScenarioError): string {
-  const where = `${e.file}${e.line !== undefined ? `:${e.line}` : ''}`;
-  const doc = e.document !== undefined ? ` (document ${e.document})` : '';
-  return `${where}${doc}: ${e.field ? `${e.field}: ` : ''}${e.message}`;
-}
-
-/** How to read files a scenario refers to (`manifestFiles`, `apply: {file}`). */
-export interface ParseOptions {
-  /** The scenario's file name, used in messages. Default `scenario.yaml`. */
-  fileName?: string;
-  /** Reads a file given a path relative to the scenario file (the CLI passes one; without it, files are an error). */
-  readFile?: (relativePath: string) => string;
-}
+export { formatScenarioError, type ParseOptions, type ScenarioError } from './buildContext';
 
 type Obj = Record<string, any>;
+
 const _DEFAULT_WAIT_TIMEOUT_MS = 600_000;
 
-/** Parses a scenario file. */
+/**
+ * Parses a scenario file: one `kind: Scenario` document plus manifests, in YAML. Never throws:
+ * malformed YAML (including the alias and nesting limits of `readYamlDocuments` from
+ * @kruise-ts/api), a bad manifest or a bad field each give a `ScenarioError` naming the file,
+ * document, line and field, and then there is no `scenario`.
+ *
+ * Example: `parseScenario('*NKG\n')` → `{errors: [{file: 'scenario.yaml', document: 0, line: 1,
+ * message: 'malformed YAML: alias *NKG names no anchor &NKG defined before it'}]}`.
+ */
 export function parseScenario(
   text: string,
   opts: ParseOptions = {},
 ): { scenario?: Scenario; errors: ScenarioError[] } {
   const file = opts.fileName ?? 'scenario.yaml';
+  try {
+    return parseScenarioText(text, opts, file);
+  } catch (e) {
+    // The checks below walk what the YAML holds; a value no check foresaw must still come back
+    // as an error, since the CLI prints these and `runScenario` promises not to throw.
+    return {
+      errors: [{ file, message: `cannot read the scenario: ${e instanceof Error ? e.message : String(e)}` }],
+    };
+  }
+}
+
+function parseScenarioText(
+  text: string,
+  opts: ParseOptions,
+  file: string,
+): { scenario?: Scenario; errors: ScenarioError[] } {
   const errors: ScenarioError[] = [];
-  const lc = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false });
-  const list = Array.isArray(docs) ? docs : [docs as unknown as Document];
+  const stream = readYamlDocuments(text);
+  if (stream.problem)
+    return {
+      errors: [
+        {
+          file,
+          document: stream.problem.document,
+          line: stream.problem.line,
+          message: stream.problem.message,
+        },
+      ],
+    };
+  const lc = stream.lineCounter;
   let scenarioDoc: { doc: Document; index: number; value: Obj } | undefined;
   const manifests: Scenario['manifests'] = [];
-  list.forEach((doc, index) => {
-    if (doc.errors.length > 0) {
-      for (const e of doc.errors)
-        errors.push({
-          file,
-          document: index,
-          line: lc.linePos(e.pos[0]).line,
-          message: `malformed YAML: ${e.message.split('\n')[0]}`,
-        });
-      return;
+  for (const { index, doc, value, problems } of stream.documents) {
+    if (problems.length > 0) {
+      for (const p of problems) errors.push({ file, document: index, line: p.line, message: p.message });
+      continue;
     }
-    if (doc.contents === null) return;
+    if (value === null || value === undefined) continue; // no content, or only `null` / `~`
     const range = doc.range ?? [0, 0, 0];
-    const value = doc.toJS() as unknown;
     if (isMap(doc.contents) && (value as Obj).kind === 'Scenario') {
       if (scenarioDoc)
         errors.push({
@@ -80,10 +92,10 @@ export function parseScenario(
           message: 'only one Scenario document is allowed per file',
         });
       else scenarioDoc = { doc, index, value: value as Obj };
-      return;
+      continue;
     }
     const startLine = lc.linePos(range[0]).line;
-    const r = readManifests(text.slice(range[0], range[2]));
+    const r = readManifests(text.slice(range[0], range[2]), MANIFEST_CHECKS);
     for (const e of r.errors)
       errors.push({
         file,
@@ -96,7 +108,7 @@ export function parseScenario(
       (doc.contents as { range?: [number, number, number] } | null)?.range?.[0] ?? range[0];
     for (const o of r.objects)
       manifests.push({ object: o, document: index, line: lc.linePos(contentsStart).line, file });
-  });
+  }
   if (!scenarioDoc) {
     if (errors.length === 0)
       errors.push({
@@ -142,28 +154,18 @@ export function parseScenarioObject(
   return errors.length > 0 ? { errors } : { scenario, errors };
 }
 
-export interface BuildCtx {
-  file: string;
-  at: (path: (string | number)[], message: string) => void;
-  opts: ParseOptions;
-  errors: ScenarioError[];
-}
-
-export function ms(v: unknown): number | undefined {
-  return v === undefined ? undefined : parseDuration(v);
-}
-
 function build(doc: Obj, fileManifests: Scenario['manifests'], c: BuildCtx): Scenario {
   const spec: Obj = doc.spec ?? {};
   const cluster: Obj = spec.cluster ?? {};
   const manifests: Scenario['manifests'] = [];
   // spec.manifestFiles, then the file's own documents, then inline manifests.
+  // Appended one by one: a file of 100,000 pods would overflow the stack as push(...) arguments.
   (spec.manifestFiles ?? []).forEach((f: string, i: number) => {
-    manifests.push(...readFileManifests(f, ['spec', 'manifestFiles', i], c));
+    for (const m of readFileManifests(f, ['spec', 'manifestFiles', i], c)) manifests.push(m);
   });
-  manifests.push(...fileManifests);
+  for (const m of fileManifests) manifests.push(m);
   (spec.manifests ?? []).forEach((m: unknown, i: number) => {
-    manifests.push(...inlineManifests(m, ['spec', 'manifests', i], c));
+    for (const x of inlineManifests(m, ['spec', 'manifests', i], c)) manifests.push(x);
   });
 
   const nodes: NodeConfig[] = [];
@@ -276,31 +278,4 @@ function build(doc: Obj, fileManifests: Scenario['manifests'], c: BuildCtx): Sce
     steps,
     maxDurationMs: ms(spec.maxDuration) ?? 7_200_000,
   };
-}
-
-export function readFileManifests(f: string, path: (string | number)[], c: BuildCtx): Scenario['manifests'] {
-  if (!c.opts.readFile) {
-    c.at(
-      path,
-      `cannot read ${JSON.stringify(f)}: no file access (scenario given as text without a file reader)`,
-    );
-    return [];
-  }
-  let text: string;
-  try {
-    text = c.opts.readFile(f);
-  } catch (e) {
-    c.at(path, `cannot read ${JSON.stringify(f)}: ${e instanceof Error ? e.message : String(e)}`);
-    return [];
-  }
-  const r = readManifests(text);
-  for (const e of r.errors)
-    c.errors.push({ file: f, document: e.document, line: e.line, field: e.field, message: e.message });
-  return r.objects.map((object) => ({ object, file: f }));
-}
-
-export function inlineManifests(m: unknown, path: (string | number)[], c: BuildCtx): Scenario['manifests'] {
-  const r = readManifests(JSON.stringify(m));
-  for (const e of r.errors) c.at(e.field ? [...path, ...e.field.split('.')] : path, e.message);
-  return r.objects.map((object) => ({ object }));
 }

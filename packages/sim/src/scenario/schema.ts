@@ -79,7 +79,7 @@ export function validateSchema(
             ...path,
             k,
           ]);
-        else errs.push(...validateSchema(v, f, [...path, k]));
+        else append(errs, validateSchema(v, f, [...path, k]));
       }
       for (const r of schema.required ?? [])
         if (!(r in value)) err(`required field ${JSON.stringify(r)} is missing`, [...path, r]);
@@ -89,13 +89,13 @@ export function validateSchema(
       if (!isObj(value)) err(`must be a mapping, not ${describe(value)}`);
       else
         for (const [k, v] of Object.entries(value))
-          errs.push(...validateSchema(v, schema.values, [...path, k]));
+          append(errs, validateSchema(v, schema.values, [...path, k]));
       return errs;
     case 'array':
       if (!Array.isArray(value)) err(`must be a list, not ${describe(value)}`);
       else
         value.forEach((v, i) => {
-          errs.push(...validateSchema(v, schema.items, [...path, i]));
+          append(errs, validateSchema(v, schema.items, [...path, i]));
         });
       return errs;
     case 'oneOf': {
@@ -129,12 +129,17 @@ export function validateSchema(
           err(`a step needs exactly one action: ${Object.keys(schema.actions).join(', ')}`);
         else if (actions.length > 1) err(`a step has exactly one action, found ${actions.join(' and ')}`);
       }
-      for (const k of actions) errs.push(...validateSchema(value[k], schema.actions[k], [...path, k]));
+      for (const k of actions) append(errs, validateSchema(value[k], schema.actions[k], [...path, k]));
       for (const [k, s] of Object.entries(schema.common))
-        if (k in value) errs.push(...validateSchema(value[k], s, [...path, k]));
+        if (k in value) append(errs, validateSchema(value[k], s, [...path, k]));
       return errs;
     }
   }
+}
+
+/** Appends one by one: a list of 100,000 bad items as push(...) arguments would overflow the stack. */
+function append(to: SchemaError[], more: readonly SchemaError[]): void {
+  for (const e of more) to.push(e);
 }
 
 function describe(v: unknown): string {

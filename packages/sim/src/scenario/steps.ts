@@ -4,7 +4,7 @@
 import type { KubeObject } from '@kruise-ts/api';
 import { parseSelectorString } from '@kruise-ts/core';
 import { apiVersionOf, isNamespaced } from '../keys';
-import { type BuildCtx, inlineManifests, ms, readFileManifests } from './parse';
+import { type BuildCtx, inlineManifests, ms, readFileManifests } from './buildContext';
 import type { Step, StepTarget } from './types';
 
 type Obj = Record<string, any>;
@@ -64,11 +64,11 @@ export function buildStep(
     const a: Obj = s.apply;
     const objects: KubeObject[] = [];
     if (a.file)
-      objects.push(...readFileManifests(a.file, [...path, 'apply', 'file'], c).map((m) => m.object));
+      for (const m of readFileManifests(a.file, [...path, 'apply', 'file'], c)) objects.push(m.object);
     if (a.manifest)
-      objects.push(...inlineManifests(a.manifest, [...path, 'apply', 'manifest'], c).map((m) => m.object));
+      for (const m of inlineManifests(a.manifest, [...path, 'apply', 'manifest'], c)) objects.push(m.object);
     (a.manifests ?? []).forEach((m: unknown, i: number) => {
-      objects.push(...inlineManifests(m, [...path, 'apply', 'manifests', i], c).map((x) => x.object));
+      for (const x of inlineManifests(m, [...path, 'apply', 'manifests', i], c)) objects.push(x.object);
     });
     if (!a.file && !a.manifest && !a.manifests) c.at([...path, 'apply'], 'give file, manifest or manifests');
     return { ...base, action: 'apply', objects };

@@ -1,7 +1,7 @@
 // Bad input and safety: random methods, paths, queries, content types and
 // bodies (fast-check, bounded, loopback only) never crash the server; every
 // error is a Kubernetes Status; raw garbage on the socket gets a 400.
-import { connect } from 'node:net';
+import { connect } from 'node:tls';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestServer } from './helpers';
@@ -98,7 +98,9 @@ describe('request fuzzing', () => {
 
   it('malformed HTTP on the socket gets 400 and does not stop the server', async () => {
     const reply = await new Promise<string>((resolve) => {
-      const sock = connect(s.port, '127.0.0.1', () => sock.write('GARBAGE \x00\x01 HTTP/9\r\n\r\n'));
+      const sock = connect({ port: s.port, host: '127.0.0.1', ca: s.caCert }, () =>
+        sock.write('GARBAGE \x00\x01 HTTP/9\r\n\r\n'),
+      );
       let out = '';
       sock.on('data', (d) => {
         out += d.toString();

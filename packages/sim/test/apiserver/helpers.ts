@@ -1,15 +1,20 @@
 // Shared helpers of the API server tests: an in-process server on a random
 // loopback port (speed 0: the clock moves only through `advance`), JSON
-// requests with fetch, and a line reader for watch streams.
+// requests, and a line reader for watch streams. Servers run as `kruise-ts
+// serve` does by default (HTTPS, bearer token): `call` and `WatchReader` go
+// through transport.ts, which trusts the server's certificate and sends its
+// token unless the caller passes its own `Authorization` header ('' = none).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ApiServer, type ApiServerOptions, startApiServer } from '../../src/apiserver/index';
+import { open, remember, request } from './transport';
 
 /** Starts a server with a fresh kubeconfig in a fresh temp dir. */
 export async function startTestServer(opts: ApiServerOptions = {}): Promise<ApiServer & { dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'kruise-ts-api-'));
   const s = await startApiServer({ port: 0, speed: 0, kubeconfigPath: join(dir, 'kubeconfig'), ...opts });
+  remember(s.url, { token: s.token, caCert: s.caCert });
   return Object.assign(s, { dir });
 }
 
@@ -21,16 +26,17 @@ export async function call(
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; headers: Headers; body: any }> {
-  const init: RequestInit = { method, headers: { Accept: 'application/json', ...headers } };
+  const h: Record<string, string> = { Accept: 'application/json', ...headers };
+  let text: string | undefined;
   if (body !== undefined) {
-    init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
+    text = typeof body === 'string' ? body : JSON.stringify(body);
+    if (!Object.keys(h).some((k) => k.toLowerCase() === 'content-type'))
+      h['Content-Type'] = 'application/json';
   }
-  const r = await fetch(base + path, init);
-  const text = await r.text();
-  let parsed: unknown = text;
+  const r = await request(base + path, { method, headers: h, body: text });
+  let parsed: unknown = r.text;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(r.text);
   } catch {
     // not JSON
   }
@@ -43,28 +49,27 @@ export class WatchReader {
   ended = false;
   status = 0;
   contentType = '';
-  private readonly ctrl = new AbortController();
+  private readonly abort: () => void;
   private waiters: (() => void)[] = [];
   readonly ready: Promise<void>;
 
   constructor(url: string, headers: Record<string, string> = {}) {
+    const req = open(url, { headers });
+    this.abort = req.abort;
     this.ready = (async () => {
-      const r = await fetch(url, { signal: this.ctrl.signal, headers });
-      this.status = r.status;
-      this.contentType = r.headers.get('content-type') ?? '';
+      const r = await req.response;
+      this.status = r.statusCode ?? 0;
+      this.contentType = String(r.headers['content-type'] ?? '');
       void this.pump(r);
     })();
   }
 
-  private async pump(r: Response): Promise<void> {
-    const reader = r.body!.getReader();
+  private async pump(r: AsyncIterable<unknown>): Promise<void> {
     const dec = new TextDecoder();
     let buf = '';
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        buf += dec.decode(value, { stream: true });
+      for await (const value of r) {
+        buf += dec.decode(value as Buffer, { stream: true });
         let i = buf.indexOf('\n');
         while (i >= 0) {
           const line = buf.slice(0, i);
@@ -101,7 +106,7 @@ export class WatchReader {
   }
 
   close(): void {
-    this.ctrl.abort();
+    this.abort();
   }
 }
 

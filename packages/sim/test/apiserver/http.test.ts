@@ -29,12 +29,14 @@ describe('§A/§B transport and /version', () => {
     expect(r.headers.get('cache-control')).toBe('no-cache, private');
     expect(r.headers.get('content-type')).toBe('application/json');
   });
-  it('§A binds 127.0.0.1 and writes a kubeconfig with insecure-skip-tls-verify', async () => {
-    expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  it('§A binds 127.0.0.1 over HTTPS and writes a kubeconfig with its certificate and token', async () => {
+    expect(s.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const { readFileSync } = await import('node:fs');
     const kc = readFileSync(s.kubeconfigPath, 'utf8');
     expect(kc).toContain(`server: ${s.url}`);
-    expect(kc).toContain('insecure-skip-tls-verify: true');
+    expect(kc).toContain(`certificate-authority-data: ${Buffer.from(s.caCert ?? '').toString('base64')}`);
+    expect(kc).toContain(`token: ${s.token}`);
+    expect(kc).not.toContain('insecure-skip-tls-verify');
   });
   it('§H unknown paths answer a 404 Status', async () => {
     const r = await call(s.url, 'GET', '/nope/at/all');

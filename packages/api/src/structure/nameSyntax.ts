@@ -1,0 +1,97 @@
+// Kubernetes' name syntax (k8s.io/apimachinery/pkg/util/validation) that checkStructure applies
+// to metadata: qualified names (label and annotation keys), label values, DNS-1123 labels
+// (namespaces) and subdomains (object names). Each returns the messages Kubernetes would give
+// (empty = valid), word for word as @kruise-ts/core's nameValidation, which holds the full set
+// (DNS-1035 labels, port names) for the rules that run after this check.
+
+/** `validation.MaxLenError`. */
+function maxLenError(n: number): string {
+  return `must be no more than ${n} characters`;
+}
+
+/** `validation.RegexError`: message, examples and the regex used. */
+function regexError(msg: string, fmt: string, ...examples: string[]): string {
+  if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
+}
+
+const QNAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
+const QNAME_RE = new RegExp(`^${QNAME_FMT}$`);
+const QNAME_MSG =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_VALUE_FMT = `(${QNAME_FMT})?`;
+const LABEL_VALUE_RE = new RegExp(`^${LABEL_VALUE_FMT}$`);
+const LABEL_VALUE_MSG =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+const DNS1123_LABEL_RE = new RegExp(`^${DNS1123_LABEL_FMT}$`);
+const DNS1123_LABEL_MSG =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
+const DNS1123_SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
+const DNS1123_SUBDOMAIN_MSG =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+
+/** Maximum length of a label value and of the name part of a qualified name. */
+export const LABEL_VALUE_MAX_LENGTH = 63;
+/** Maximum length of a DNS-1123 label. */
+export const DNS1123_LABEL_MAX_LENGTH = 63;
+/** Maximum length of a DNS-1123 subdomain. */
+export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
+
+/** `IsDNS1123Label`: `my-name`, at most 63 characters. */
+export function isDNS1123Label(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+  if (!DNS1123_LABEL_RE.test(value))
+    errs.push(regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, 'my-name', '123-abc'));
+  return errs;
+}
+
+/** `IsDNS1123Subdomain`: `example.com`, at most 253 characters. */
+export function isDNS1123Subdomain(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+  if (!DNS1123_SUBDOMAIN_RE.test(value)) {
+    errs.push(regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, 'example.com'));
+  }
+  return errs;
+}
+
+/**
+ * `IsQualifiedName` (label and annotation keys): an optional DNS-1123 subdomain prefix and
+ * `/`, then a name of at most 63 alphanumerics, `-`, `_`, `.` starting and ending alphanumeric.
+ * Example: `app.kubernetes.io/name` is valid; `-a`, `a/b/c` and `/a` are not.
+ */
+export function isQualifiedName(value: string): string[] {
+  const errs: string[] = [];
+  const parts = value.split('/');
+  let name: string;
+  if (parts.length === 1) {
+    name = parts[0];
+  } else if (parts.length === 2) {
+    const prefix = parts[0];
+    name = parts[1];
+    if (prefix.length === 0) errs.push('prefix part must be non-empty');
+    else for (const m of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
+  } else {
+    return [
+      `a qualified name ${regexError(QNAME_MSG, QNAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
+  }
+  if (name.length === 0) errs.push('name part must be non-empty');
+  else if (name.length > LABEL_VALUE_MAX_LENGTH)
+    errs.push(`name part ${maxLenError(LABEL_VALUE_MAX_LENGTH)}`);
+  if (!QNAME_RE.test(name))
+    errs.push(`name part ${regexError(QNAME_MSG, QNAME_FMT, 'MyName', 'my.name', '123-abc')}`);
+  return errs;
+}
+
+/** `IsValidLabelValue`: empty, or a qualified-name-like string of at most 63 characters. */
+export function isValidLabelValue(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > LABEL_VALUE_MAX_LENGTH) errs.push(maxLenError(LABEL_VALUE_MAX_LENGTH));
+  if (!LABEL_VALUE_RE.test(value))
+    errs.push(regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
+  return errs;
+}
