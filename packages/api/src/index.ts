@@ -1,6 +1,7 @@
 // @kruise-ts/api: Kruise CRD types, defaulting, well-known keys, the manifest reader and
 // the CRD manifests. Depends on nothing but kubernetes-types (types) and yaml.
 export * from './advancedcronjob';
+export * from './annotationsSize';
 export * from './broadcastjob';
 export * from './cloneset';
 export * from './constants';
@@ -33,6 +34,7 @@ export * from './imageRef';
 export * from './kinds';
 export * from './manifest';
 export * from './meta';
+export * from './nameValidation';
 export * from './nodeimage';
 export {
   DEFAULT_SCHEDULER_NAME,

@@ -1,53 +1,13 @@
 // The total size of an object's annotations, as kube-apiserver limits it (apimachinery's
 // ValidateAnnotationsSize): the UTF-8 bytes of every key plus every value, at most 256 KiB.
 // Readers of user files (the CLI's `reconcile`, the simulator's scenario parser) check it on every
-// object, whatever its kind, since the API server refuses any object over it.
+// object, whatever its kind, since the API server refuses any object over it. The measure itself
+// is @kruise-ts/api's `annotationsSize`, re-exported here.
+import { annotationsSize } from '@kruise-ts/api';
 import type { FieldError } from './errors';
 import { TOTAL_ANNOTATION_SIZE_LIMIT } from './validation';
 
-/** UTF-8 length of a string without building its bytes (`é` is 2, `€` 3, `😀` 4). */
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n += 4; // a surrogate pair is one code point of 4 bytes
-        i++;
-      } else n += 3;
-    } else n += 3; // a lone surrogate is written as U+FFFD, 3 bytes
-  }
-  return n;
-}
-
-/** A value's JSON text; '' for one JSON cannot write (a BigInt, a cycle), left to type checks. */
-function jsonText(v: unknown): string {
-  try {
-    return JSON.stringify(v) ?? '';
-  } catch {
-    return '';
-  }
-}
-
-/**
- * The bytes `annotations` occupy: keys plus values in UTF-8. A value that is not a string (which
- * a typed API server would not decode) counts as its JSON text; anything but a plain object is 0.
- *
- * Example: `annotationsSize({a: 'xyz', 'é': ''})` → 6.
- */
-export function annotationsSize(annotations: unknown): number {
-  if (annotations === null || typeof annotations !== 'object' || Array.isArray(annotations)) return 0;
-  let size = 0;
-  for (const [k, v] of Object.entries(annotations)) {
-    size += utf8Length(k);
-    if (typeof v === 'string') size += utf8Length(v);
-    else if (v !== undefined) size += utf8Length(jsonText(v));
-  }
-  return size;
-}
+export { annotationsSize } from '@kruise-ts/api';
 
 /**
  * Kubernetes' annotation size check: one `FieldValueTooLong` at `field` when the annotations take

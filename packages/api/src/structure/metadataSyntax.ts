@@ -4,8 +4,9 @@
 // 256 KiB in total; on an object itself (not a template) the name is a DNS-1123 subdomain (a
 // label for a Namespace) and the namespace a DNS-1123 label. Values of the wrong JSON type are
 // left to the type check, which reports them at their own path.
+import { annotationsSize } from '../annotationsSize';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../nameValidation';
 import { invalidError, type StructureError } from './errors';
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './nameSyntax';
 
 /** Kubernetes' limit on the total size of an object's annotations: 256 KiB. */
 export const TOTAL_ANNOTATION_SIZE_LIMIT_BYTES = 256 * 1024;
@@ -20,24 +21,6 @@ export interface MetadataSyntaxOptions {
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** UTF-8 length of a string without building its bytes (`é` is 2, `€` 3, `😀` 4). */
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n += 4; // a surrogate pair is one code point of 4 bytes
-        i++;
-      } else n += 3;
-    } else n += 3; // a lone surrogate is written as U+FFFD, 3 bytes
-  }
-  return n;
-}
 
 /**
  * The syntax errors of one metadata block at `field` (`metadata`, `spec.template.metadata`).
@@ -73,12 +56,10 @@ export function checkMetadataSyntax(
   }
   if (isRecord(meta.annotations)) {
     const at = `${field}.annotations`;
-    let size = 0;
-    for (const [k, v] of Object.entries(meta.annotations)) {
+    for (const k of Object.keys(meta.annotations)) {
       for (const m of isQualifiedName(k.toLowerCase())) errs.push(invalidError(at, k, m));
-      size += utf8Length(k) + (typeof v === 'string' ? utf8Length(v) : 0);
     }
-    if (size > TOTAL_ANNOTATION_SIZE_LIMIT_BYTES) {
+    if (annotationsSize(meta.annotations) > TOTAL_ANNOTATION_SIZE_LIMIT_BYTES) {
       errs.push({
         type: 'FieldValueTooLong',
         field: at,

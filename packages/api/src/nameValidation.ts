@@ -1,8 +1,8 @@
-// Kubernetes' name syntax (k8s.io/apimachinery/pkg/util/validation) that checkStructure applies
-// to metadata: qualified names (label and annotation keys), label values, DNS-1123 labels
-// (namespaces) and subdomains (object names). Each returns the messages Kubernetes would give
-// (empty = valid), word for word as @kruise-ts/core's nameValidation, which holds the full set
-// (DNS-1035 labels, port names) for the rules that run after this check.
+// Kubernetes' name syntax checks (k8s.io/apimachinery/pkg/util/validation): qualified
+// names (label keys), label values, DNS-1123 labels and subdomains, DNS-1035 labels (Service
+// names), IANA port names. Each returns the list of messages Kubernetes would give (empty =
+// valid). They live here, in the lowest package, because the structural check (./structure)
+// needs them; @kruise-ts/core re-exports them for the rules.
 
 /** `validation.MaxLenError`. */
 function maxLenError(n: number): string {
@@ -32,6 +32,11 @@ const DNS1123_SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
 const DNS1123_SUBDOMAIN_MSG =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
+const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const DNS1035_LABEL_RE = new RegExp(`^${DNS1035_LABEL_FMT}$`);
+const DNS1035_LABEL_MSG =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+
 /** Maximum length of a label value and of the name part of a qualified name. */
 export const LABEL_VALUE_MAX_LENGTH = 63;
 /** Maximum length of a DNS-1123 label. */
@@ -45,6 +50,18 @@ export function isDNS1123Label(value: string): string[] {
   if (value.length > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
   if (!DNS1123_LABEL_RE.test(value))
     errs.push(regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, 'my-name', '123-abc'));
+  return errs;
+}
+
+/**
+ * `IsDNS1035Label`: a DNS-1123 label that starts with a letter, at most 63 characters. Kubernetes
+ * names Services this way, so `web` and `my-svc-2` are valid and `2web` is not.
+ */
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+  if (!DNS1035_LABEL_RE.test(value))
+    errs.push(regexError(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
   return errs;
 }
 
@@ -93,5 +110,20 @@ export function isValidLabelValue(value: string): string[] {
   if (value.length > LABEL_VALUE_MAX_LENGTH) errs.push(maxLenError(LABEL_VALUE_MAX_LENGTH));
   if (!LABEL_VALUE_RE.test(value))
     errs.push(regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
+  return errs;
+}
+
+/**
+ * `IsValidPortName` (IANA_SVC_NAME): at most 15 characters, lower-case alphanumerics and `-`,
+ * at least one letter, no leading/trailing or doubled `-`. Example: `http`, `metrics-2`.
+ */
+export function isValidPortName(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 15) errs.push(maxLenError(15));
+  if (!/^[-a-z0-9]+$/.test(value))
+    errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!/[a-z]/.test(value)) errs.push('must contain at least one letter (a-z)');
+  if (value.includes('--')) errs.push('must not contain consecutive hyphens');
+  if (value.startsWith('-') || value.endsWith('-')) errs.push('must not begin or end with a hyphen');
   return errs;
 }
