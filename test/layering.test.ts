@@ -17,6 +17,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   operator: ['api', 'core', ...CONTROLLERS],
   daemon: ['api', 'core'],
   cli: ['api', 'core', ...CONTROLLERS, 'sim', 'operator', 'daemon'],
+  playground: ['api', 'sim'],
 };
 
 describe('layering', () => {
