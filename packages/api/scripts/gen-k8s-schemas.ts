@@ -8,15 +8,23 @@
 //   `dnsPolicy` may only be ClusterFirst, ClusterFirstWithHostNet, Default or None;
 // - @kubernetes/client-node's attribute tables: the number formats those declarations lose, e.g.
 //   PodSpec.priority is an int32 and PodSpec.activeDeadlineSeconds an int64 (both `number` there).
-// Kubernetes' own conventions fill the rest: a Quantity is an int-or-string with the quantity
+// The list and map types of these definitions (`x-kubernetes-list-type`, ...), which neither
+// package carries, come from Kubernetes' own OpenAPI documents: scripts/k8s-openapi-extensions.ts
+// writes them to src/structure/k8sExtensions.generated.ts when this script is given `--openapi`,
+// and the CRDs carry them (structure/k8sRefs.ts).
+// Kubernetes' conventions fill the rest: a Quantity is an int-or-string with the quantity
 // pattern, a Time a date-time string that may be null (metav1.Time writes its zero value as null,
 // as in the `creationTimestamp: null` of every template kubectl prints).
 //
 // Run from the repo root after bumping either package: npx tsx packages/api/scripts/gen-k8s-schemas.ts
+// and after a Kubernetes bump, with the OpenAPI documents of that release (the k8s.io/kubernetes
+// Go module's api/openapi-spec/v3 folder):
+//   npx tsx packages/api/scripts/gen-k8s-schemas.ts --openapi "$(go env GOMODCACHE)/k8s.io/kubernetes@v1.34.4/api/openapi-spec/v3"
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as k8s from '@kubernetes/client-node';
 import { createGenerator } from 'ts-json-schema-generator';
+import { writeOpenApiExtensions } from './k8s-openapi-extensions';
 
 type Schema = Record<string, any>;
 
@@ -243,6 +251,12 @@ function main(): void {
     ].join('\n'),
   );
   console.log(`wrote ${Object.keys(sorted).length} definitions to ${outFile}`);
+  const at = process.argv.indexOf('--openapi');
+  if (at >= 0) {
+    const dir = process.argv[at + 1];
+    if (!dir) throw new Error('--openapi needs the api/openapi-spec/v3 folder of k8s.io/kubernetes');
+    writeOpenApiExtensions(dir, Object.keys(sorted));
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

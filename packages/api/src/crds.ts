@@ -1,9 +1,11 @@
 // The CRD manifests of every Kruise kind: the table of printer columns and subresources
 // (docs/reference/crds.md), `buildCrdManifests()` that assembles apiextensions.k8s.io/v1 objects from
-// it, kinds.ts and crdSchemas.ts (used by scripts/gen-crds.ts), and `crdManifests()` that
-// returns the generated copy (crds.generated.ts) so a bundle needs no YAML files at run time.
+// it, kinds.ts and crdSchemas.ts (scripts/gen-crds.ts writes them to crds/*.yaml), and
+// `crdManifests()`, the same objects for a program. They are built on each call rather than kept
+// as a generated copy: with Kubernetes' descriptions they are about 4 MB of JSON, which every
+// bundle of this package (the browser playground's too) would carry, while the definitions they
+// are built from are bundled anyway for checkStructure.
 import { crdSchema } from './crdSchemas';
-import { generatedCrdManifests } from './crds.generated';
 import { kruiseKinds } from './kinds';
 import type { KubeObject } from './meta';
 
@@ -156,7 +158,7 @@ export function crdFileName(crd: KubeObject): string {
 /**
  * Builds the apiextensions.k8s.io/v1 CustomResourceDefinition of every Kruise kind from the
  * kind table (kinds.ts), the columns above and the schemas (crdSchemas.ts). Deterministic;
- * scripts/gen-crds.ts writes its output to `crds/*.yaml` and `src/crds.generated.ts`.
+ * scripts/gen-crds.ts writes its output to `crds/*.yaml`.
  */
 export function buildCrdManifests(): KubeObject[] {
   return kruiseKinds.map((k) => {
@@ -193,9 +195,9 @@ export function buildCrdManifests(): KubeObject[] {
 }
 
 /**
- * The CRD manifests of every Kruise kind, as committed in `packages/api/crds/*.yaml` (a fresh
- * deep copy on every call). Apply them before creating Kruise objects in a real cluster.
+ * The CRD manifests of every Kruise kind, as committed in `packages/api/crds/*.yaml` (built
+ * afresh on every call, about 0.1 s). Apply them before creating Kruise objects in a real cluster.
  */
 export function crdManifests(): KubeObject[] {
-  return structuredClone(generatedCrdManifests) as unknown as KubeObject[];
+  return buildCrdManifests();
 }

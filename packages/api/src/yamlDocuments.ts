@@ -25,7 +25,7 @@ export const MAX_YAML_ALIAS_COUNT = 100;
 /**
  * The deepest nesting of collections a document may have, counted on the text and again on the
  * value with its aliases expanded. Kruise's own CRD manifests, the deepest objects in the
- * repository, nest 27 levels; the `yaml` package's composer overflows the stack near 1,000.
+ * repository, nest 31 levels; the `yaml` package's composer overflows the stack near 1,000.
  */
 export const MAX_YAML_DEPTH = 128;
 

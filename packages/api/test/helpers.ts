@@ -22,3 +22,8 @@ export function readTestdata(relative: string): string {
 export function readPackageFile(relative: string): string {
   return readFileSync(fileURLToPath(new URL(`../${relative}`, import.meta.url)), 'utf8');
 }
+
+/** The text of a file under the repository's root folder. */
+export function readRepoFile(relative: string): string {
+  return readFileSync(fileURLToPath(new URL(`../../../${relative}`, import.meta.url)), 'utf8');
+}

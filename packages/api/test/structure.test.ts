@@ -294,6 +294,6 @@ describe('checkStructure', () => {
 
   it('kindSchema keeps the Kubernetes types as references', () => {
     const spec = (kindSchema('CloneSet', 'v1alpha1').properties as any).spec.properties;
-    expect(spec.template).toEqual({ $ref: 'PodTemplateSpec' });
+    expect(spec.template).toEqual({ $ref: 'PodTemplateSpec', description: expect.any(String) });
   });
 });
