@@ -1,9 +1,11 @@
 // The Helm chart (charts/kruise-ts) with the real helm: it lints, its default rendering is exactly
 // the kustomize manifests (packages/operator/deploy + packages/daemon/deploy, the one source of
-// both), and its values reach the objects they promise: feature gates and flags in the manager's
+// both; the CRDs come from the crds subchart's crds/ folder, so `helm template` prints them only
+// with --include-crds), the packaged chart keeps the CRDs out of what Helm stores in the release,
+// and its values reach the objects they promise: feature gates and flags in the manager's
 // arguments, excluded namespaces and failure policy in the webhooks, the runtime socket in the
 // daemon, the pre-delete uninstall check, and the schema's refusals.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { skipWithoutRealTool } from '../support/realTools';
@@ -16,6 +18,7 @@ import {
   keyOf,
   kustomizeObjects,
   type Obj,
+  packagedFiles,
   ROOT,
   render,
 } from './render';
@@ -30,8 +33,7 @@ const daemonSet = (objs: readonly Obj[]) => find(objs, 'DaemonSet', 'kruise-daem
 const webhooks = (objs: readonly Obj[]) =>
   objs.filter((o) => o.kind.endsWith('WebhookConfiguration')).flatMap((o) => o.webhooks as Obj[]);
 const hasPods = (h: Obj) => h.rules.some((r: { resources: string[] }) => r.resources.includes('pods'));
-/** A rendering without the 1.5 MB of CRDs, for the tests about other objects (parsing is faster). */
-const renderLight = (args: readonly string[] = []) => render([...args, '--set', 'installCRDs=false']);
+const isCrd = (o: Obj) => o.kind === 'CustomResourceDefinition';
 
 if (!skipWithoutRealTool('helm chart (charts/kruise-ts)', helmMissing())) {
   describe('helm lint', () => {
@@ -46,7 +48,9 @@ if (!skipWithoutRealTool('helm chart (charts/kruise-ts)', helmMissing())) {
   });
 
   describe('one source of truth: the default rendering is the kustomize manifests', () => {
-    const chart = render();
+    // --include-crds adds the crds/ folders' CRDs, which a plain `helm template` leaves out as
+    // `helm install` creates them apart, before the templates
+    const chart = render(['--include-crds']);
     const kustomize = [...kustomizeObjects(OPERATOR_DEPLOY), ...kustomizeObjects(DAEMON_DEPLOY)];
 
     it('renders the same objects, each field for field (hooks aside)', () => {
@@ -54,6 +58,22 @@ if (!skipWithoutRealTool('helm chart (charts/kruise-ts)', helmMissing())) {
       expect(rendered.map(keyOf).sort()).toEqual(kustomize.map(keyOf).sort());
       const byKey = new Map(kustomize.map((o) => [keyOf(o), o]));
       for (const o of rendered) expect(o, keyOf(o)).toEqual(byKey.get(keyOf(o)));
+    });
+
+    it('the CRDs come from crds/ only: the templates render every other object, and no CRD', () => {
+      const templates = render().filter((o) => !isHook(o));
+      expect(templates.some(isCrd)).toBe(false);
+      expect(templates.map(keyOf).sort()).toEqual(
+        kustomize
+          .filter((o) => !isCrd(o))
+          .map(keyOf)
+          .sort(),
+      );
+      const sources = helm(['template', 'kruise-ts', CHART, '--include-crds']).stdout.match(
+        /^# Source: .*\.apps\.kruise\.io\.yaml$/gm,
+      );
+      expect(sources?.length).toBe(11);
+      for (const line of sources ?? []) expect(line).toMatch(/^# Source: kruise-ts\/charts\/crds\/crds\//);
     });
 
     it('covers every manifest of both deploy folders', () => {
@@ -72,7 +92,7 @@ if (!skipWithoutRealTool('helm chart (charts/kruise-ts)', helmMissing())) {
   });
 
   describe('values reach the objects', () => {
-    const allOn = renderLight(['-f', ALL_ON]);
+    const allOn = render(['-f', ALL_ON]);
 
     it('feature gates, log level, leader election and extra flags become manager arguments', () => {
       const c = managerContainer(allOn);
@@ -87,7 +107,7 @@ if (!skipWithoutRealTool('helm chart (charts/kruise-ts)', helmMissing())) {
       expect(find(allOn, 'Deployment', 'kruise-controller-manager').spec.replicas).toBe(3);
 
       const off = managerContainer(
-        renderLight(['--set', 'featureGates=', '--set', 'manager.leaderElection.enabled=false']),
+        render(['--set', 'featureGates=', '--set', 'manager.leaderElection.enabled=false']),
       );
       expect(off.args.some((a: string) => a.startsWith('--feature-gates'))).toBe(false);
       expect(off.args).toContain('--enable-leader-election=false');
@@ -95,7 +115,7 @@ if (!skipWithoutRealTool('helm chart (charts/kruise-ts)', helmMissing())) {
 
     it('the pull-secret RBAC follows ImagePullJobGate', () => {
       expect(allOn.some((o) => o.metadata.name === 'kruise-manager-secrets-role')).toBe(true);
-      const without = renderLight(['--set', 'featureGates=PodWebhook=true']);
+      const without = render(['--set', 'featureGates=PodWebhook=true']);
       expect(without.some((o) => o.metadata.name === 'kruise-manager-secrets-role')).toBe(false);
       expect(without.some((o) => o.metadata.name === 'kruise-daemon-config-secrets')).toBe(false);
     });
@@ -115,12 +135,12 @@ if (!skipWithoutRealTool('helm chart (charts/kruise-ts)', helmMissing())) {
         expect(h.timeoutSeconds, h.name).toBe(10);
       }
       // kube-system cannot be dropped: a value listing it again changes nothing
-      const again = webhooks(renderLight(['--set', 'webhookConfiguration.excludedNamespaces={kube-system}']));
+      const again = webhooks(render(['--set', 'webhookConfiguration.excludedNamespaces={kube-system}']));
       for (const h of again) expect(h.namespaceSelector.matchExpressions[1].values).toEqual(['kube-system']);
     });
 
     it('the pods failure policy applies to the pod webhooks only', () => {
-      const defaults = new Map(webhooks(renderLight()).map((h) => [h.name, h.failurePolicy]));
+      const defaults = new Map(webhooks(render()).map((h) => [h.name, h.failurePolicy]));
       const pods = webhooks(allOn).filter((h) => hasPods(h) && !h.objectSelector);
       expect(pods.length).toBeGreaterThan(0);
       for (const h of webhooks(allOn)) {
@@ -140,7 +160,7 @@ if (!skipWithoutRealTool('helm chart (charts/kruise-ts)', helmMissing())) {
         'custom/containerd.sock',
       ],
     ])('daemon on %s %j mounts %s (%s) and uses %s', (runtime, extra, hostPath, type, socketFile) => {
-      const ds = daemonSet(renderLight(['--set', `daemon.runtime=${runtime}`, ...extra]));
+      const ds = daemonSet(render(['--set', `daemon.runtime=${runtime}`, ...extra]));
       const pod = ds.spec.template.spec;
       const c = pod.containers[0];
       expect(pod.volumes).toEqual([{ name: 'runtime-socket', hostPath: { path: hostPath, type } }]);
@@ -165,7 +185,7 @@ if (!skipWithoutRealTool('helm chart (charts/kruise-ts)', helmMissing())) {
     });
 
     it('daemon.enabled=false and installCRDs=false leave those objects out', () => {
-      const objs = render(['--set', 'daemon.enabled=false', '--set', 'installCRDs=false']);
+      const objs = render(['--include-crds', '--set', 'daemon.enabled=false', '--set', 'installCRDs=false']);
       const daemonNames = kustomizeObjects(DAEMON_DEPLOY).map(keyOf);
       expect(objs.filter((o) => daemonNames.includes(keyOf(o)))).toEqual([]);
       expect(objs.some((o) => o.kind === 'CustomResourceDefinition')).toBe(false);
@@ -174,12 +194,12 @@ if (!skipWithoutRealTool('helm chart (charts/kruise-ts)', helmMissing())) {
 
     it('createNamespace=false leaves kruise-system out and keeps kruise-daemon-config', () => {
       const names = (objs: Obj[]) => objs.filter((o) => o.kind === 'Namespace').map((o) => o.metadata.name);
-      expect(names(renderLight())).toEqual(['kruise-system', 'kruise-daemon-config']);
-      expect(names(renderLight(['--set', 'createNamespace=false']))).toEqual(['kruise-daemon-config']);
+      expect(names(render())).toEqual(['kruise-system', 'kruise-daemon-config']);
+      expect(names(render(['--set', 'createNamespace=false']))).toEqual(['kruise-daemon-config']);
     });
 
     it('the pre-delete hook runs the uninstall check, and can be turned off', () => {
-      const objs = renderLight();
+      const objs = render();
       const job = find(objs, 'Job', 'kruise-ts-finalizer');
       expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-delete');
       const script = find(objs, 'ConfigMap', 'kruise-helm-hook').data['uninstall-check.sh'];
@@ -191,8 +211,35 @@ if (!skipWithoutRealTool('helm chart (charts/kruise-ts)', helmMissing())) {
           verbs: ['list'],
         },
       ]);
-      const off = renderLight(['--set', 'uninstallCheck.enabled=false']);
+      const off = render(['--set', 'uninstallCheck.enabled=false']);
       expect(off.some(isHook)).toBe(false);
+    });
+  });
+
+  describe('the packaged chart: what Helm keeps in the release Secret', () => {
+    // Helm stores a release in a Secret (gzip, then base64), and a Secret holds at most 1 MiB. The
+    // stored chart is the parent chart's templates, values and files, never its subcharts, so
+    // the CRDs must be in the crds subchart only, and not among the parent's files.
+    const files = packagedFiles();
+    const names = [...files.keys()];
+
+    it('the crds subchart holds the eleven CRDs, byte for byte those of packages/operator/deploy/crds', () => {
+      const prefix = 'kruise-ts/charts/crds/crds/';
+      const crds = names.filter((n) => n.startsWith(prefix)).map((n) => n.slice(prefix.length));
+      expect(crds).toHaveLength(11);
+      expect(crds.sort()).toEqual(readdirSync(join(OPERATOR_DEPLOY, 'crds')).sort());
+      for (const f of crds)
+        expect(files.get(prefix + f)?.equals(readFileSync(join(OPERATOR_DEPLOY, 'crds', f))), f).toBe(true);
+    });
+
+    it('the parent chart stores no CRD, and is small', () => {
+      const parent = names.filter((n) => !n.startsWith('kruise-ts/charts/'));
+      expect(parent).toContain('kruise-ts/files/operator/manager.yaml');
+      for (const n of parent)
+        expect(files.get(n)?.toString('utf8'), n).not.toMatch(/^kind: CustomResourceDefinition$/m);
+      const bytes = parent.reduce((sum, n) => sum + (files.get(n)?.length ?? 0), 0);
+      // uncompressed, and base64 in the stored JSON: still far under the Secret's 1 MiB once gzipped
+      expect(bytes).toBeLessThan(256 * 1024);
     });
   });
 

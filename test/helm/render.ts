@@ -1,10 +1,12 @@
 // Runs the real helm binary that scripts/helm/build.sh builds from its Go module, and reads
-// manifests: a rendered chart and the kustomize folders, as lists of Kubernetes objects.
+// manifests (a rendered chart and the kustomize folders, as lists of Kubernetes objects) and the
+// chart archive `helm package` writes.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { parseAllDocuments } from 'yaml';
 
 /** The repository root. */
@@ -93,4 +95,42 @@ export function find(objs: readonly Obj[], kind: string, name: string): Obj {
   const o = objs.find((x) => x.kind === kind && x.metadata.name === name);
   if (!o) throw new Error(`no ${kind} ${name} in the rendering`);
   return o;
+}
+
+/**
+ * The files of the chart archive `helm package` makes of the chart (symbolic links followed,
+ * .helmignore applied, as for `helm install` from the folder), by path inside the archive
+ * (`kruise-ts/...`); throws with helm's error output when packaging fails.
+ */
+export function packagedFiles(): Map<string, Buffer> {
+  const dir = mkdtempSync(join(tmpdir(), 'kruise-ts-helm-package-'));
+  try {
+    const r = helm(['package', CHART, '--destination', dir]);
+    if (r.status !== 0) throw new Error(`helm package failed (${r.status}):\n${r.stderr}`);
+    const archive = readdirSync(dir).find((f) => f.endsWith('.tgz'));
+    if (!archive) throw new Error(`helm package wrote no .tgz: ${r.stdout}`);
+    return untar(gunzipSync(readFileSync(join(dir, archive))));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The regular files of a ustar archive. Each entry is a 512-byte header (name at 0, octal size at
+ * 124, type flag at 156, name prefix at 345) followed by its data padded to 512 bytes; helm writes
+ * nothing else (no long-name extensions below 100 + 155 characters).
+ */
+function untar(tar: Buffer): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  const text = (from: number, length: number) =>
+    tar.toString('utf8', from, from + length).replace(/\0.*$/s, '');
+  for (let at = 0; at + 512 <= tar.length && tar[at] !== 0; ) {
+    const size = Number.parseInt(text(at + 124, 12).trim() || '0', 8);
+    const prefix = text(at + 345, 155);
+    const name = prefix ? `${prefix}/${text(at, 100)}` : text(at, 100);
+    const type = String.fromCharCode(tar[at + 156] ?? 0);
+    if (type === '0' || type === '\0') files.set(name, tar.subarray(at + 512, at + 512 + size));
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return files;
 }
