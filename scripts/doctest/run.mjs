@@ -10,7 +10,9 @@
 //      tools the tutorials use: typescript, @types/node, tsx, vitest and vite, fast-check,
 //      kubernetes-types and @kubernetes/client-node, at the versions the workspace uses;
 //   3. runs each page in a new directory of its own inside that project, block after block, with
-//      the project's node_modules/.bin (kruise-ts, tsx, vitest) on the PATH: a file block is
+//      the project's node_modules/.bin (kruise-ts, tsx, vitest) on the PATH (and the helm of
+//      scripts/helm/build.sh when built), and a link `charts` to the repository's charts/ folder
+//      (the Helm chart, which a user installs from a checkout): a file block is
 //      written, a shell block runs with `sh -e`, a TypeScript block with `tsx`. A run block must
 //      end with its exit code (0 unless it says `exit=<code>`), and its output must contain every
 //      line of the expect blocks after it, in order;
@@ -37,9 +39,10 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import {
   consumerEnv,
@@ -343,6 +346,12 @@ function excerpt(body, lines = 12) {
 // ---------------------------------------------------------------- the pages
 
 const binDir = join(project, 'node_modules', '.bin');
+// The helm scripts/helm/build.sh builds (CI builds it before this runs), for pages that render the
+// repository's chart; on the PATH only when it is there.
+const helmDir =
+  process.env.KRUISE_TS_BIN_DIR ??
+  join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'kruise-ts', 'bin');
+const toolDirs = existsSync(join(helmDir, 'helm')) ? [binDir, helmDir] : [binDir];
 const results = [];
 
 for (const { page, steps } of runnable) {
@@ -354,9 +363,12 @@ for (const { page, steps } of runnable) {
   const dir = join(project, 'pages', slug);
   rmSync(dir, { recursive: true, force: true }); // a reused project keeps nothing of an earlier run
   mkdirSync(dir, { recursive: true });
+  // A page that installs from a checkout (the Helm chart) finds the repository's charts/ where a
+  // user's checkout has it; nothing else of the repository is reachable from the page.
+  symlinkSync(join(root, 'charts'), join(dir, 'charts'));
   const blockEnv = {
     ...env,
-    PATH: `${binDir}${delimiter}${env.PATH ?? ''}`,
+    PATH: [...toolDirs, env.PATH ?? ''].join(delimiter),
     NO_COLOR: '1',
     FORCE_COLOR: '0',
     CI: 'true',
