@@ -2,8 +2,10 @@
 // (bench/fixture.ts), next to a baseline that makes one plain pass over the same pods.
 // Run: npx vitest bench --run packages/cloneset
 // After the vitest table, a summary prints the best time of each and the ratio to the baseline;
-// reconcileCloneSet also over new pod objects (nothing memoised about them yet).
+// reconcileCloneSet with one cache kept across the runs (as a shell keeps it), over new pod objects
+// (nothing cached about them yet), and without a cache (each reconcile starts from nothing).
 import { afterAll, bench, describe } from 'vitest';
+import { type CloneSetCache, createCloneSetCache } from '../src/cache';
 import { calculateDiffs } from '../src/diffs';
 import { reconcileCloneSet } from '../src/reconcile';
 import { type BenchFixture, midRollout, plainPass } from './fixture';
@@ -17,13 +19,30 @@ const diffs = (f: BenchFixture) =>
     updateRevision: f.updateRevision,
     now: f.now,
   });
-const reconcile = (f: BenchFixture, pods: BenchFixture['pods'] = f.pods) =>
-  reconcileCloneSet({ cloneSet: f.cloneSet, pods, revisions: f.revisions, now: f.now });
+/** One cache per fixture, kept across every reconcile of it (what the simulator and operator do). */
+const caches = new Map<BenchFixture, CloneSetCache>();
+const cacheOf = (f: BenchFixture) => {
+  let c = caches.get(f);
+  if (c === undefined) {
+    c = createCloneSetCache();
+    caches.set(f, c);
+  }
+  return c;
+};
+const reconcile = (
+  f: BenchFixture,
+  pods: BenchFixture['pods'] = f.pods,
+  cache: CloneSetCache | undefined = cacheOf(f),
+) =>
+  reconcileCloneSet(
+    { cloneSet: f.cloneSet, pods, revisions: f.revisions, now: f.now },
+    cache ? { cache } : {},
+  );
 
 /**
  * `reps + 1` lists of new pod objects with the fixture's contents (shallow copies): a reconcile
  * over one of them cannot reuse what an earlier reconcile memoised about the pod objects
- * (src/podMemo.ts), as when every pod changed since the last reconcile.
+ * (src/podContent.ts), as when every pod changed since the last reconcile.
  */
 const freshPodLists = (f: BenchFixture, reps: number) =>
   Array.from({ length: reps + 1 }, () => f.pods.map((p) => ({ ...p })));
@@ -61,10 +80,11 @@ afterAll(() => {
     const lists = freshPodLists(f, reps);
     let next = 0;
     const cold = best(() => reconcile(f, lists[next++]), reps);
+    const uncached = best(() => reconcile(f, f.pods, undefined), reps);
     times.set(n, { base, diffs: d, rec: r });
     const actions = reconcile(f).actions.length;
     rows.push(
-      `${String(n).padStart(7)} pods  baseline ${base.toFixed(2).padStart(8)} ms  calculateDiffs ${d.toFixed(2).padStart(8)} ms (${(d / base).toFixed(1)}x)  reconcileCloneSet ${r.toFixed(1).padStart(8)} ms (${(r / base).toFixed(1)}x, ${actions} actions)  with new pod objects ${cold.toFixed(1).padStart(8)} ms (${(cold / base).toFixed(1)}x)`,
+      `${String(n).padStart(7)} pods  baseline ${base.toFixed(2).padStart(8)} ms  calculateDiffs ${d.toFixed(2).padStart(8)} ms (${(d / base).toFixed(1)}x)  reconcileCloneSet ${r.toFixed(1).padStart(8)} ms (${(r / base).toFixed(1)}x, ${actions} actions)  with new pod objects ${cold.toFixed(1).padStart(8)} ms (${(cold / base).toFixed(1)}x)  without a cache ${uncached.toFixed(1).padStart(8)} ms`,
     );
   }
   const t10 = times.get(10_000)!;

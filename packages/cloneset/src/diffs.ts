@@ -2,8 +2,8 @@
 // as a named helper so tests and readers can find it by the spec's words.
 
 import type { CloneSet } from '@kruise-ts/api';
-import { LifecycleStates } from '@kruise-ts/api';
-import { resolveFeatureGates } from '@kruise-ts/core';
+import { checkStructure, LifecycleStates } from '@kruise-ts/api';
+import { type InputShape, KruiseError, resolveFeatureGates, screenObservedInput } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { type ResolvedParams, resolveParams } from './params';
 import {
@@ -222,6 +222,24 @@ export function calculateDiffs(
   pods: readonly Pod[],
   ctx: CalculateDiffsContext,
 ): CloneSetDiffs {
+  // The boundary (docs/reference/core.md §10.1): a CloneSet whose shape is wrong, or whose
+  // int-or-percent fields do not parse, has nothing to roll out; a pod that does not fit a Pod is
+  // not counted, as a reconcile skips it.
+  if (checkStructure('CloneSet', cloneSet, { admission: true }).length > 0) return emptyDiffs();
+  const screened = screenObservedInput({ pods }, DIFFS_SHAPE, ctx?.structureCache);
+  if (screened.errors.length > 0) return emptyDiffs();
+  try {
+    return checkedDiffs(cloneSet, screened.input.pods, ctx ?? {});
+  } catch (e) {
+    if (e instanceof KruiseError) return emptyDiffs();
+    throw e;
+  }
+}
+
+const DIFFS_SHAPE: InputShape = { lists: { pods: 'Pod' }, required: ['pods'] };
+
+/** {@link calculateDiffs} of a CloneSet and pods that fit their schemas. */
+function checkedDiffs(cloneSet: CloneSet, pods: readonly Pod[], ctx: CalculateDiffsContext): CloneSetDiffs {
   const params = resolveParams(cloneSet);
   const gates = resolveFeatureGates(ctx.featureGates);
   const updateRevision = ctx.updateRevision;

@@ -1,7 +1,7 @@
 // Per-pod facts computed in one pass over the pods and shared by every step of a
 // reconcile (diffs of Scale and Update, limiter, candidates, status), so a 100k-pod
 // reconcile reads each pod's labels and conditions at most once (and not at all for a pod
-// object an earlier reconcile has already read: podMemo.ts).
+// object an earlier reconcile listed, when the reconcile has a cache: ownership.ts).
 import {
   CONDITION_INPLACE_UPDATE_READY,
   LABEL_LIFECYCLE_STATE,
@@ -15,8 +15,8 @@ import {
   isRefreshNoopState,
   PodBits,
   type PodContentFacts,
-  podContentFacts,
-} from './podMemo';
+  readPodContentFacts,
+} from './podContent';
 import { revisionLabelMatcher, specifiedDeleteNamesOf, timeMillis } from './predicates';
 
 // Per-pod loops read these local copies of imported constants: under vitest's module runner
@@ -61,7 +61,7 @@ export class PodFacts {
     this.buckets[i] = bucket;
     if (content !== undefined) this.contents[i] = content;
   }
-  /** @internal The memoised content facts of the pod (podMemo.ts), when the table was built from them. */
+  /** @internal The memoised content facts of the pod (podContent.ts), when the table was built from them. */
   content(i: number): PodContentFacts | undefined {
     return this.contents[i];
   }
@@ -97,18 +97,18 @@ export class PodFacts {
   inPlaceGrace(i: number): boolean {
     return (this.flags[i] & GRACE_KEY) !== 0;
   }
-  /** The update-order bucket of rules 1–3 of §9.3.1 (podMemo.ts `leadingBucketOf`). */
+  /** The update-order bucket of rules 1–3 of §9.3.1 (podContent.ts `leadingBucketOf`). */
   orderBucket(i: number): number {
     return this.buckets[i];
   }
 }
 
 /**
- * Computes the facts of every pod, in pod order. Each pod's own content is read once per pod
- * object and memoised across reconciles (`podContentFacts`); what depends on this
- * reconcile — the update revision, `podsToDelete`, `minReadySeconds` and `now` — is applied
- * here to those facts. `contents`, when given, holds each pod's content facts (same order; the
- * listing step already looked them up).
+ * Computes the facts of every pod, in pod order. Each pod's own content is read once
+ * (`readPodContentFacts`); what depends on this reconcile — the update revision,
+ * `podsToDelete`, `minReadySeconds` and `now` — is applied here to those facts. `contents`,
+ * when given, holds each pod's content facts (same order; the listing step already has them,
+ * from the cache for the pods it listed before).
  */
 export function computePodFacts(
   pods: readonly Pod[],
@@ -126,7 +126,7 @@ export function computePodFacts(
   const out = new PodFacts(pods.length);
   for (let i = 0; i < pods.length; i++) {
     const pod = pods[i];
-    const f = contents !== undefined ? contents[i] : podContentFacts(pod);
+    const f = contents !== undefined ? contents[i] : readPodContentFacts(pod);
     const bits = f.bits;
     const state = f.state;
     const ready = (bits & READY) !== 0;

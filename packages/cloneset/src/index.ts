@@ -1,6 +1,7 @@
 // @kruise-ts/cloneset: the CloneSet controller as pure functions — calculateDiffs (the
 // rollout math), reconcileCloneSet (the whole pipeline), validateCloneSet (the webhook).
 
+export { type CloneSetCache, createCloneSetCache } from './cache';
 export type { PodClassification } from './diffs';
 export {
   calculateDiffs,
@@ -14,6 +15,7 @@ export { computePodFacts, PodFacts } from './facts';
 export { limitUpdateIndexes } from './limiter';
 export type { ResolvedParams } from './params';
 export { DEFAULT_MAX_UNAVAILABLE, resolveParams, resolvePartition, UNLIMITED } from './params';
+export type { SpecifiedDeleteChecker } from './predicates';
 export {
   hashEquals,
   isCloneSetPodAvailable,

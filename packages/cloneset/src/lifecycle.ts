@@ -2,7 +2,12 @@
 // §3.3): the refresh transitions run for every pod before an update, with CloneSet's own
 // revision rule (hashEquals) and the pod-level in-place completion check.
 import { CONDITION_INPLACE_UPDATE_READY, LABEL_LIFECYCLE_STATE, type Lifecycle } from '@kruise-ts/api';
-import { checkPodUpdateCompleted, type FeatureGates, refreshPodLifecycle } from '@kruise-ts/core';
+import {
+  checkPodUpdateCompleted,
+  type FeatureGates,
+  type InPlaceCache,
+  refreshPodLifecycle,
+} from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { hashEquals } from './predicates';
 
@@ -24,7 +29,7 @@ import { hashEquals } from './predicates';
  * `pod` is the pod after the in-place refresh (§10.4). When it has the `InPlaceUpdateReady`
  * gate and that condition is still not True, the refresh stopped before R2.5.3 — a grace period,
  * unfinished containers or pending batches — so the completion check (R2.6.1) cannot pass and
- * is not evaluated again.
+ * is not evaluated again. `cache` keeps decoded state annotations (core's `InPlaceCache`).
  */
 export function refreshLifecycle(
   pod: Pod,
@@ -32,6 +37,7 @@ export function refreshLifecycle(
   updateRevision: string,
   featureGates: FeatureGates,
   now: string,
+  cache?: InPlaceCache,
 ): Pod {
   const state = pod.metadata?.labels?.[LABEL_LIFECYCLE_STATE];
   if (
@@ -47,7 +53,7 @@ export function refreshLifecycle(
       : state === 'Updating'
         ? {
             updateCompleted:
-              !refreshStoppedEarly(pod) && checkPodUpdateCompleted(pod, { featureGates }).completed,
+              !refreshStoppedEarly(pod) && checkPodUpdateCompleted(pod, { featureGates, cache }).completed,
           }
         : {};
   return refreshPodLifecycle(pod, lifecycle, checks, now);

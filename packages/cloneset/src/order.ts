@@ -10,7 +10,7 @@ import {
   sortIndexesByActivePods,
 } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { leadingBucketOf } from './podMemo';
+import { leadingBucketOf } from './podContent';
 
 /**
  * §9.3.1: candidates in Kubernetes' `controller.ActivePods` order — unassigned first; Pending

@@ -5,9 +5,9 @@ import { type CloneSet, LABEL_CLONESET_INSTANCE_ID } from '@kruise-ts/api';
 import { type Action, labelSelectorAsRequirements, requirementMatches } from '@kruise-ts/core';
 import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
-import { PodBits, type PodContentFacts, readPodContentFacts } from './podMemo';
+import { PodBits, type PodContentFacts, readPodContentFacts } from './podContent';
 import { coreRef } from './podPatch';
-import { Reasons } from './types';
+import { Reasons } from './reasons';
 
 interface Owned {
   metadata?: { ownerReferences?: OwnerReference[]; namespace?: string };
@@ -74,10 +74,11 @@ const POD_ACTIVE = PodBits.ACTIVE;
  * ownerReference to the CloneSet is removed with a merge patch) and ignored.
  *
  * The class of each pod depends only on the pod and on the CloneSet's namespace, identity
- * (uid, or name without one) and selector: it is memoised on the pod's content facts together
- * with that key (podMemo.ts), so an unchanged pod of the same CloneSet is not read again.
+ * (uid, or name without one) and selector: with a `cache` it is kept with the pod's content
+ * facts in the previous listing of that key, so an unchanged pod of the same CloneSet is not
+ * read again. Without one every pod is read.
  */
-export function listPods(cs: CloneSet, pods: readonly Pod[]): ListedPods {
+export function listPods(cs: CloneSet, pods: readonly Pod[], cache?: ListingCache): ListedPods {
   const active: Pod[] = [];
   const activeContents: PodContentFacts[] = [];
   const inactive: Pod[] = [];
@@ -94,7 +95,7 @@ export function listPods(cs: CloneSet, pods: readonly Pod[]): ListedPods {
   // (an update wave takes the first 2,000 of 10k pods in order) would leave the cursor behind,
   // and every pod after the run would be read again although it had not changed. A reused pod keeps its
   // class too, read from the previous listing's byte array: the facts object is not touched.
-  const prev = previousListings.get(key);
+  const prev = cache?.listings.get(key);
   const facts: PodContentFacts[] = new Array(pods.length);
   const classes = new Uint8Array(pods.length);
   let j = 0;
@@ -128,18 +129,29 @@ export function listPods(cs: CloneSet, pods: readonly Pod[]): ListedPods {
       released.push(pod);
     }
   }
-  rememberListing(key, { pods: pods.slice(), facts, classes });
+  if (cache !== undefined) rememberListing(cache, key, { pods: pods.slice(), facts, classes });
   return { active, activeContents, inactive, released, releaseActions };
 }
 
 /**
- * The last pod list and its facts per listing key (a cache: results never depend on it).
- * Bounded: the oldest entry goes when more than {@link MAX_LISTINGS} CloneSets are listed.
+ * What {@link listPods} keeps between calls (part of the CloneSet cache, cache.ts; results never
+ * depend on it).
  */
-const previousListings = new Map<string, Listing>();
+export interface ListingCache {
+  /**
+   * The last pod list and its facts per listing key. Bounded: the oldest entry goes when more
+   * than {@link MAX_LISTINGS} CloneSets are listed.
+   */
+  readonly listings: Map<string, Listing>;
+}
+
+/** A new, empty {@link ListingCache}. */
+export function createListingCache(): ListingCache {
+  return { listings: new Map() };
+}
 
 /** One listing as kept for the next call: the pods (a copy), their facts and their classes. */
-interface Listing {
+export interface Listing {
   pods: readonly Pod[];
   facts: PodContentFacts[];
   classes: Uint8Array;
@@ -160,34 +172,22 @@ function pastPreviousVersion(prevFacts: readonly PodContentFacts[], j: number, n
 }
 
 /** Keeps `listing` for `key`; `listing.pods` must be a copy (the caller may reuse its array). */
-function rememberListing(key: string, listing: Listing): void {
-  previousListings.delete(key);
-  if (previousListings.size >= MAX_LISTINGS) {
-    const oldest = previousListings.keys().next().value;
-    if (oldest !== undefined) previousListings.delete(oldest);
+function rememberListing(cache: ListingCache, key: string, listing: Listing): void {
+  const listings = cache.listings;
+  listings.delete(key);
+  if (listings.size >= MAX_LISTINGS) {
+    const oldest = listings.keys().next().value;
+    if (oldest !== undefined) listings.delete(oldest);
   }
-  previousListings.set(key, listing);
+  listings.set(key, listing);
 }
 
-/**
- * What the class of a pod depends on besides the pod: namespace, owner identity, selector.
- * Interned (the same string object for the same text), so the per-pod check of the memoised
- * class compares pointers, not ~80 characters, 10k times per reconcile.
- */
+/** What the class of a pod depends on besides the pod: namespace, owner identity, selector. */
 function listingKey(cs: CloneSet): string {
   const m = cs.metadata;
   const owner = m?.uid ? `uid:${m.uid}` : `name:${m?.name ?? ''}`;
-  const text = `${m?.namespace ?? ''}\u0000${owner}\u0000${JSON.stringify(cs.spec.selector ?? null)}`;
-  let key = listingKeys.get(text);
-  if (key === undefined) {
-    if (listingKeys.size >= 256) listingKeys.clear();
-    listingKeys.set(text, text);
-    key = text;
-  }
-  return key;
+  return `${m?.namespace ?? ''}\u0000${owner}\u0000${JSON.stringify(cs.spec.selector ?? null)}`;
 }
-
-const listingKeys = new Map<string, string>();
 
 /** The §1 step 4/7 class of a pod for this CloneSet (`active`: isPodActiveForCloneSet). */
 function podClassifier(cs: CloneSet): (pod: Pod, active: boolean) => number {

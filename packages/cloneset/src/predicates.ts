@@ -13,7 +13,6 @@ import {
 } from '@kruise-ts/api';
 import { type FeatureGates, isPodAtRevision, isPodUpdate, shortHash } from '@kruise-ts/core';
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1.js';
-import type { Now } from './types';
 
 // Per-pod code reads these local copies of imported constants: under vitest's module runner
 // every read of an imported binding is a getter call (measurable at 100k pods); same values.
@@ -24,7 +23,7 @@ const SPECIFIED_DELETE_LABEL = LABEL_SPECIFIED_DELETE;
 const NORMAL = LifecycleStates.Normal;
 
 /** Milliseconds since the epoch of `now` (RFC 3339 string or Date); an unparsable value gives 0. */
-export function toMillis(now: Now | undefined): number {
+export function toMillis(now: string | Date | undefined): number {
   if (now === undefined) return 0;
   const ms = typeof now === 'string' ? Date.parse(now) : now.getTime();
   return Number.isFinite(ms) ? ms : 0;
@@ -159,11 +158,18 @@ export function scaleIsPodUpdate(gates: Pick<FeatureGates, 'PreparingUpdateAsUpd
   return (pod: Pod, updateRevision: string): boolean => isPodUpdate(pod, updateRevision, featureGates);
 }
 
+/** A predicate made by {@link specifiedDeleteChecker}: it carries its `podsToDelete` names. */
+export type SpecifiedDeleteChecker = ((pod: Pod) => boolean) & {
+  /** The `podsToDelete` names, `null` when there are none. */
+  readonly podsToDelete: ReadonlySet<string> | null;
+};
+
 /**
  * Specified delete (§4.4): the label `apps.kruise.io/specified-delete` is present (any value) or
- * the pod's name is in `scaleStrategy.podsToDelete`. Returns a predicate with the names indexed once.
+ * the pod's name is in `scaleStrategy.podsToDelete`. Returns a predicate with the names indexed
+ * once, and carried on the predicate (see {@link specifiedDeleteNamesOf}).
  */
-export function specifiedDeleteChecker(cloneSet: CloneSet): (pod: Pod) => boolean {
+export function specifiedDeleteChecker(cloneSet: CloneSet): SpecifiedDeleteChecker {
   const names = cloneSet.spec?.scaleStrategy?.podsToDelete ?? [];
   const set = names.length > 0 ? new Set(names) : undefined;
   const check = (pod: Pod) => {
@@ -171,12 +177,8 @@ export function specifiedDeleteChecker(cloneSet: CloneSet): (pod: Pod) => boolea
     if (labels && Object.hasOwn(labels, SPECIFIED_DELETE_LABEL)) return true;
     return set?.has(pod.metadata?.name ?? '') ?? false;
   };
-  checkerNames.set(check, set ?? null);
-  return check;
+  return Object.assign(check, { podsToDelete: set ?? null });
 }
-
-/** The `podsToDelete` set of each predicate {@link specifiedDeleteChecker} made (`null`: none). */
-const checkerNames = new WeakMap<(pod: Pod) => boolean, ReadonlySet<string> | null>();
 
 /**
  * For a predicate made by {@link specifiedDeleteChecker}: its `podsToDelete` names (`null` when
@@ -186,7 +188,9 @@ const checkerNames = new WeakMap<(pod: Pod) => boolean, ReadonlySet<string> | nu
 export function specifiedDeleteNamesOf(
   isSpecifiedDelete: (pod: Pod) => boolean,
 ): ReadonlySet<string> | null | undefined {
-  return checkerNames.get(isSpecifiedDelete);
+  return 'podsToDelete' in isSpecifiedDelete
+    ? (isSpecifiedDelete as SpecifiedDeleteChecker).podsToDelete
+    : undefined;
 }
 
 /** The D10 switch: the process flag, or the CloneSet label equal to `"true"`. */

@@ -12,6 +12,7 @@ import {
   applyFeatureGateDependencies,
   Burst,
   freezeFeatureGates,
+  type InputShape,
   invalid,
   type ObjectRef,
   parseTime,
@@ -21,7 +22,9 @@ import {
   resolveFeatureGates,
   toRFC3339,
   withDistinctObserved,
+  withWellFormedInput,
 } from '@kruise-ts/core';
+import { createCloneSetCache } from './cache';
 import { computePodFacts } from './facts';
 import { cleanupPVCs, isOwnedBy, listPods } from './ownership';
 import { resolveParams } from './params';
@@ -67,8 +70,15 @@ function emptyStatus(): CloneSetStatus {
  *    the shortest wins; 0 when the burst (`options.burstReplicas`, default 500 pods created or
  *    deleted per reconcile) left pods to create or delete.
  *
+ * `options.cache` ({@link createCloneSetCache}) carries what one reconcile learnt about unchanged
+ * pod objects to the next; without it the result is the same, computed from scratch.
+ *
  * An object listed twice in `pods`, `revisions`, `pvcs` or `nodes` counts once (the copy with the
  * highest resourceVersion), and the actions start with one `DuplicateObserved` Warning event.
+ * An observed object that does not fit its kind's schema (`metadata.labels: null`) is skipped,
+ * and the actions start with one `MalformedObserved` Warning event naming it and the field
+ * (docs/reference/core.md §10.1; `options.structureCache` makes the check cheap); an input that is not an
+ * object, or lists that are not arrays, get field errors and no actions.
  *
  * Example: the sample CloneSet (5 replicas, no pods) gives one revision `create`, five pod
  * `create`s (`sample-xxxxx`, lifecycle PreparingNormal) with their `SuccessfulCreate` events,
@@ -78,13 +88,28 @@ export function reconcileCloneSet(
   input: ReconcileCloneSetInput,
   options: ReconcileCloneSetOptions = {},
 ): ReconcileResult<CloneSetStatus> {
-  return withDistinctObserved(
+  return withWellFormedInput(
     input,
-    OBSERVED_LISTS,
+    INPUT_SHAPE,
+    options.structureCache,
     (i) => cloneSetRef(i.cloneSet),
-    (i) => reconcileDistinct(i, options),
+    (errors) => ({ actions: [], status: emptyStatus(), errors }),
+    (i) =>
+      withDistinctObserved(
+        i,
+        OBSERVED_LISTS,
+        (d) => cloneSetRef(d.cloneSet),
+        (d) => reconcileDistinct(d, options),
+      ),
   );
 }
+
+/** The input's shape: observed objects that do not fit their kind are skipped (core.md §10.1). */
+const INPUT_SHAPE: InputShape = {
+  workload: 'cloneSet',
+  lists: { pods: 'Pod', revisions: 'ControllerRevision', pvcs: 'PersistentVolumeClaim', nodes: 'Node' },
+  required: ['pods'],
+};
 
 /** The observed lists of the input, each reduced to one copy per object first (core `dedupeObserved`). */
 const OBSERVED_LISTS = ['pods', 'revisions', 'pvcs', 'nodes'] as const;
@@ -128,7 +153,8 @@ function reconcileDistinct(
   const actions: Action[] = [];
 
   // §1 steps 4–7
-  const listed = listPods(cs, input.pods);
+  const cache = options.cache ?? createCloneSetCache();
+  const listed = listPods(cs, input.pods, cache);
   let pvcs = (input.pvcs ?? []).filter((p) => isOwnedBy(p, cs) && !p.metadata?.deletionTimestamp);
   if (cs.spec.scaleStrategy?.disablePVCReuse) {
     const r = cleanupPVCs(cs, pvcs, [...listed.active, ...listed.released], listed.inactive);
@@ -187,6 +213,7 @@ function reconcileDistinct(
     burst: new Burst(resolveBurstReplicas(options.burstReplicas)),
     actions,
     conditions: [],
+    cache,
   };
 
   // §1 step 12

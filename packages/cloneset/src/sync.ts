@@ -12,6 +12,7 @@ import type {
 } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Node, PersistentVolumeClaim, Pod, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
+import type { CloneSetCache } from './cache';
 import type { PodFacts } from './facts';
 import type { ResolvedParams } from './params';
 
@@ -50,6 +51,8 @@ export interface SyncState {
   /** The shortest requeue asked for so far (seconds). */
   requeueAfterSeconds?: number;
   conditions: CloneSetCondition[];
+  /** What reconciles remember (`options.cache`, or a fresh one for this reconcile alone). */
+  cache: CloneSetCache;
   /**
    * Per-reconcile memo of the §10.1 UpdateSpec by (old revision, target) names, shared by the
    * eligibility check and every `inPlaceUpdate` call of this reconcile (core's cache).

@@ -1,10 +1,11 @@
 // Types of the CloneSet controller's public entry points (docs/architecture.md) and the
 // stable `reason` words its actions carry.
 
-import type { CloneSet } from '@kruise-ts/api';
+import type { CloneSet, StructureCache } from '@kruise-ts/api';
 import type { FeatureGates } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Node, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
+import type { CloneSetCache } from './cache';
 
 /** Time as the API gives it: an RFC 3339 string or a Date. */
 export type Now = string | Date;
@@ -49,6 +50,8 @@ export interface CalculateDiffsContext {
   scalingExcludePreparingDelete?: boolean;
   /** Default: the Update path's hash equality (short-hash aware, §4.3). */
   isPodUpdate?: IsPodUpdateFn;
+  /** Remembers which pods already passed the structural check (`createStructureCache()`, core.md §10.1). */
+  structureCache?: StructureCache;
 }
 
 /** The input of `reconcileCloneSet`: everything the Go controller reads from its cache. */
@@ -78,6 +81,18 @@ export interface ReconcileCloneSetOptions {
    * `requeueAfterSeconds: 0`. A kruise-ts bound: OpenKruise creates `scaleUpLimit` pods at once.
    */
   burstReplicas?: number;
+  /**
+   * What reconciles remember between calls (`createCloneSetCache()`; see the README, "The
+   * reconcile cache"). A shell keeps one per controller and passes it to every reconcile; without
+   * it each reconcile makes a fresh one: the same result, slower for large CloneSets.
+   */
+  cache?: CloneSetCache;
+  /**
+   * Remembers which observed objects already passed the structural check at the entry
+   * (`createStructureCache()` from `@kruise-ts/api`; docs/reference/core.md §10.1). A shell keeps one per
+   * controller; without it every observed object is checked on every reconcile.
+   */
+  structureCache?: StructureCache;
 }
 
 /** The context of `validateCloneSet`. */
@@ -91,38 +106,4 @@ export interface ValidateCloneSetContext {
   featureGates?: Partial<FeatureGates>;
 }
 
-/** The stable `reason` words of the actions `reconcileCloneSet` returns. */
-export const Reasons = {
-  /** A new pod (or its PVC) created by scale-up (§7). */
-  ScaleUp: 'ScaleUp',
-  /** A pod (and its PVCs) deleted by scale-in selection (§8.3). */
-  ScaleDown: 'ScaleDown',
-  /** A specified-delete pod (and its PVCs) deleted (§8.2). */
-  SpecifiedDelete: 'SpecifiedDelete',
-  /** A pod moved to PreparingDelete, or a PreparingDelete pod deleted once its hook is gone (§8.2). */
-  PreparingDelete: 'PreparingDelete',
-  /** PreparingDelete cancelled back to PreparingNormal by a scale-up (§8.1). */
-  CancelPreparingDelete: 'CancelPreparingDelete',
-  /** In-place update started or a lifecycle step before it (§10.3). */
-  InPlaceUpdate: 'InPlaceUpdate',
-  /** A pod labelled specified-delete to be recreated (§9.5). */
-  RecreateUpdate: 'RecreateUpdate',
-  /** The per-pod refresh: in-place progress, InPlaceUpdateReady, lifecycle transitions, pod-template-hash (§1.2). */
-  LifecycleTransition: 'LifecycleTransition',
-  /** A new ControllerRevision (§12). */
-  CreateRevision: 'CreateRevision',
-  /** An old revision given the next revision number (rollback, §12). */
-  UpdateRevision: 'UpdateRevision',
-  /** A non-live revision deleted by history truncation (§12). */
-  TruncateHistory: 'TruncateHistory',
-  /** An owned pod whose labels no longer match the selector (§3.2). */
-  ReleasePod: 'ReleasePod',
-  /** `disablePVCReuse` cleanup (§7.4). */
-  CleanupPVC: 'CleanupPVC',
-  /** Names of gone pods removed from `scaleStrategy.podsToDelete` (§1 step 14). */
-  PodsToDeleteCleanup: 'PodsToDeleteCleanup',
-  /** The CloneSet status (§13). */
-  UpdateStatus: 'UpdateStatus',
-  /** Validation failed (§2.2); nothing else is done. */
-  FailedValidation: 'FailedValidation',
-} as const;
+export { Reasons } from './reasons';

@@ -27,11 +27,12 @@ import {
 } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { CloneSetCache } from './cache';
 import { isInPlaceRefreshNoop, isRefreshNoop, type PodFacts } from './facts';
 import { refreshLifecycle } from './lifecycle';
 import { limitUpdateIndexes } from './limiter';
 import { lazyUpdateOrder, sortIndexesForUpdate } from './order';
-import { memoisedActivePodsKey } from './podMemo';
+import { memoisedActivePodsKey } from './podContent';
 import { podPatchAction } from './podPatch';
 import { hashEquals, podLifecycleState, shortHashOf } from './predicates';
 import { diffsFor } from './scale';
@@ -72,13 +73,15 @@ export const LIFECYCLE_REFRESH_CHANGES: PodChangeHint = Object.freeze({
   status: Object.freeze({ conditions: true }),
 });
 
-/** The union of an in-place refresh's changes and the lifecycle's, per (frozen) core hint. */
-const refreshChangesMemo = new WeakMap<PodChangeHint, PodChangeHint>();
-function refreshChanges(inPlace: PodChangeHint): PodChangeHint {
-  let h = refreshChangesMemo.get(inPlace);
+/**
+ * The union of an in-place refresh's changes and the lifecycle's, kept in the CloneSet cache per
+ * (frozen) core hint.
+ */
+function refreshChanges(memo: CloneSetCache['refreshChanges'], inPlace: PodChangeHint): PodChangeHint {
+  let h = memo.get(inPlace);
   if (h === undefined) {
     h = mergePodChangeHints(inPlace, LIFECYCLE_REFRESH_CHANGES);
-    refreshChangesMemo.set(inPlace, h);
+    memo.set(inPlace, h);
   }
   return h;
 }
@@ -98,6 +101,7 @@ function refreshPodWith(
         now: state.nowStr,
         featureGates: state.gates,
         revisionAdapter: cloneSetRevisionAdapter,
+        cache: state.cache.inPlace,
       });
   if (r.error !== undefined) return { pod, error: r.error };
   let p = refreshLifecycle(
@@ -106,6 +110,7 @@ function refreshPodWith(
     state.updateRevision.metadata?.name ?? '',
     state.gates,
     state.nowStr,
+    state.cache.inPlace,
   );
   const labels = p.metadata?.labels ?? {};
   if (!Object.hasOwn(labels, LABEL_POD_TEMPLATE_HASH)) {
@@ -116,7 +121,7 @@ function refreshPodWith(
   const changes = !r.changed
     ? LIFECYCLE_REFRESH_CHANGES
     : r.changes !== undefined
-      ? refreshChanges(r.changes)
+      ? refreshChanges(state.cache.refreshChanges, r.changes)
       : undefined;
   const out: { pod: Pod; delaySeconds?: number; changes?: PodChangeHint } = { pod: p };
   if (r.delaySeconds !== undefined) out.delaySeconds = r.delaySeconds;
@@ -275,6 +280,7 @@ function inPlaceUpdateOptions(state: SyncState): InPlaceUpdateOptions {
     extraMutator: updatingMutator(state),
     extraMutatorChanges: UPDATING_MUTATOR_CHANGES,
     updateSpecCache: specCache(state),
+    cache: state.cache.inPlace,
   };
   return state.inPlaceUpdateOptions;
 }

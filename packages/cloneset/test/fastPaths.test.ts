@@ -1,10 +1,10 @@
-// Reconcile fast paths that must not change an answer: the listing class memoised per pod is
-// keyed by the CloneSet it was computed for (§1 steps 4 and 7), and the update limiter does not
+// Reconcile fast paths that must not change an answer: the listing class kept per pod in the
+// listing cache is keyed by the CloneSet it was computed for (§1 steps 4 and 7), and the update limiter does not
 // start building the ordered candidates when its budget allows no update (§9.4).
 import { deepFreeze } from '@kruise-ts/core';
 import { describe, expect, it } from 'vitest';
 import { limitUpdateIndexes } from '../src/limiter';
-import { listPods } from '../src/ownership';
+import { createListingCache, listPods } from '../src/ownership';
 import { makeCloneSet, makePod, UID } from './builders';
 
 const names = (pods: readonly { metadata?: { name?: string } }[]) => pods.map((p) => p.metadata?.name);
@@ -16,9 +16,10 @@ describe('§1 steps 4/7: the memoised listing class follows the CloneSet it is a
     makePod('sample-c', { revision: 'sample-1', deletionTimestamp: '2024-01-01T00:00:00Z' }),
     makePod('sample-d', { revision: 'sample-1', ownerUid: 'someone-else' }),
   ]);
+  const cache = createListingCache(); // shared by the calls: what it keeps must not leak between CloneSets
 
   it('the same pod objects, listed for three CloneSets in turn, are classed for each', () => {
-    const byUid = listPods(makeCloneSet(), pods);
+    const byUid = listPods(makeCloneSet(), pods, cache);
     expect(names(byUid.active)).toEqual(['sample-a']);
     expect(names(byUid.released)).toEqual(['sample-b']);
     expect(names(byUid.inactive)).toEqual(['sample-c']);
@@ -26,16 +27,16 @@ describe('§1 steps 4/7: the memoised listing class follows the CloneSet it is a
 
     // another selector: now sample-b matches and sample-a is released
     const other = makeCloneSet({ selector: { matchLabels: { app: 'other' } } });
-    const bySelector = listPods(other, pods);
+    const bySelector = listPods(other, pods, cache);
     expect(names(bySelector.active)).toEqual(['sample-b']);
     expect(names(bySelector.released)).toEqual(['sample-a']);
 
     // another owner: only sample-d is owned
     const otherOwner = makeCloneSet({}, { uid: 'someone-else' });
-    expect(names(listPods(otherOwner, pods).active)).toEqual(['sample-d']);
+    expect(names(listPods(otherOwner, pods, cache).active)).toEqual(['sample-d']);
 
     // and back: the first answer again, release patch included (actions are not memoised)
-    const again = listPods(makeCloneSet(), pods);
+    const again = listPods(makeCloneSet(), pods, cache);
     expect(names(again.active)).toEqual(['sample-a']);
     expect(again.releaseActions).toEqual(byUid.releaseActions);
     expect(again.activeContents).toHaveLength(1);
@@ -43,23 +44,24 @@ describe('§1 steps 4/7: the memoised listing class follows the CloneSet it is a
 
   it('a CloneSet without a uid owns by kind and name: sample-d (owner uid someone-else) is its pod too', () => {
     const noUid = makeCloneSet({}, { uid: undefined });
-    expect(names(listPods(noUid, pods).active)).toEqual(['sample-a', 'sample-d']);
-    expect(names(listPods(makeCloneSet({}, { uid: UID }), pods).active)).toEqual(['sample-a']);
+    expect(names(listPods(noUid, pods, cache).active)).toEqual(['sample-a', 'sample-d']);
+    expect(names(listPods(makeCloneSet({}, { uid: UID }), pods, cache).active)).toEqual(['sample-a']);
   });
 });
 
 describe('§1 step 4: the previous listing of a CloneSet is reused only for the same pod objects', () => {
+  const cache = createListingCache();
   it('an array the caller changes between two calls is listed as it is now', () => {
     const cs = makeCloneSet();
     const pods = [
       makePod('sample-a', { revision: 'sample-1' }),
       makePod('sample-b', { revision: 'sample-1' }),
     ];
-    expect(names(listPods(cs, pods).active)).toEqual(['sample-a', 'sample-b']);
+    expect(names(listPods(cs, pods, cache).active)).toEqual(['sample-a', 'sample-b']);
     // same array, one slot replaced by a pod of another owner and one by a terminating pod
     pods[0] = makePod('sample-a', { revision: 'sample-1', ownerUid: 'someone-else' });
     pods[1] = makePod('sample-b', { revision: 'sample-1', deletionTimestamp: '2024-01-01T00:00:00Z' });
-    const now = listPods(cs, pods);
+    const now = listPods(cs, pods, cache);
     expect(names(now.active)).toEqual([]);
     expect(names(now.inactive)).toEqual(['sample-b']);
   });
@@ -68,11 +70,11 @@ describe('§1 step 4: the previous listing of a CloneSet is reused only for the 
     const cs = makeCloneSet();
     const a = makePod('sample-a', { revision: 'sample-1' });
     const b = makePod('sample-b', { revision: 'sample-1', deletionTimestamp: '2024-01-01T00:00:00Z' });
-    expect(names(listPods(cs, [a, b]).inactive)).toEqual(['sample-b']);
-    const swapped = listPods(cs, [b, a]);
+    expect(names(listPods(cs, [a, b], cache).inactive)).toEqual(['sample-b']);
+    const swapped = listPods(cs, [b, a], cache);
     expect(names(swapped.active)).toEqual(['sample-a']);
     expect(names(swapped.inactive)).toEqual(['sample-b']);
-    expect(names(listPods(cs, [b]).active)).toEqual([]);
+    expect(names(listPods(cs, [b], cache).active)).toEqual([]);
   });
 });
 

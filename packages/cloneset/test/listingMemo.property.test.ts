@@ -6,8 +6,8 @@ import { deepFreeze } from '@kruise-ts/core';
 import fc from 'fast-check';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { listPods } from '../src/ownership';
-import { readPodContentFacts } from '../src/podMemo';
+import { createListingCache, listPods } from '../src/ownership';
+import { readPodContentFacts } from '../src/podContent';
 import { makeCloneSet, makePod } from './builders';
 
 /** The content facts without the memo's own field (the order key). */
@@ -43,6 +43,7 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
 
 describe('§1 step 4: the previous listing is reused only for the same pod objects', () => {
   it('facts always describe the listed pod, through any sequence of edits', () => {
+    const cache = createListingCache(); // one cache for every run: a stale previous listing must not matter
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 60 }), fc.array(edit, { maxLength: 8 }), (n, edits) => {
         const cs = makeCloneSet(); // one key for every run: a stale previous listing must not matter either
@@ -59,7 +60,7 @@ describe('§1 step 4: the previous listing is reused only for the same pod objec
             pods.splice(pods.length ? e.at % (pods.length + 1) : 0, 0, pod(next++, version));
           else if (e.kind === 'delete' && pods.length > 0) pods.splice(e.at % pods.length, 1);
           else if (e.kind === 'reverse') pods.reverse();
-          const listed = listPods(cs, pods);
+          const listed = listPods(cs, pods, cache);
           expect(listed.activeContents).toHaveLength(listed.active.length);
           listed.active.forEach((p, i) => {
             expect(contentOf(listed.activeContents[i])).toEqual(contentOf(readPodContentFacts(p)));
@@ -75,9 +76,10 @@ describe('§1 step 4: the previous listing is reused only for the same pod objec
   it('after a run of 20 changed pods (longer than the look-ahead), the unchanged pods keep their facts', () => {
     const cs = makeCloneSet();
     const first = Array.from({ length: 50 }, (_, i) => pod(i, 0));
-    const before = listPods(cs, first);
+    const cache = createListingCache();
+    const before = listPods(cs, first, cache);
     const second = first.map((p, i) => (i < 20 ? pod(i, 2) : p));
-    const after = listPods(cs, second);
+    const after = listPods(cs, second, cache);
     expect(after.active).toHaveLength(50);
     for (let i = 0; i < 50; i++) {
       if (i < 20) expect(after.activeContents[i]).not.toBe(before.activeContents[i]);

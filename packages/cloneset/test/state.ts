@@ -10,6 +10,7 @@ import {
 } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { PersistentVolumeClaim, Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
+import { createCloneSetCache } from '../src/cache';
 import { computePodFacts } from '../src/facts';
 import { resolveParams } from '../src/params';
 import { scalingExcludesPreparingDelete, specifiedDeleteChecker } from '../src/predicates';
@@ -77,6 +78,7 @@ export function makeState(opts: {
     nowStr: toRFC3339(opts.now),
     seed: opts.seed ?? 0,
     burst: new Burst(DEFAULT_BURST_REPLICAS),
+    cache: createCloneSetCache(),
     actions: [],
     conditions: [],
   };

@@ -1,6 +1,6 @@
 // The one action vocabulary every reconcile returns (docs/architecture.md): Kubernetes
 // verbs on objects plus events, each with a machine-readable reason.
-import type { KubeObject } from '@kruise-ts/api';
+import type { KubeObject, StructureCache } from '@kruise-ts/api';
 import type { FieldError } from './errors';
 
 /** A reference to one object. */
@@ -91,6 +91,12 @@ export interface ReconcileResult<Status> {
 export interface ReconcileOptions {
   featureGates?: Partial<import('./featureGates').FeatureGates>;
   seed?: number;
+  /**
+   * Remembers which observed objects already passed the structural check at the reconcile's
+   * entry (`createStructureCache()` from `@kruise-ts/api`; docs/reference/core.md §10.1). A shell keeps one
+   * per controller; without it every observed object is checked on every reconcile.
+   */
+  structureCache?: StructureCache;
 }
 
 /** The ObjectRef of an object. */

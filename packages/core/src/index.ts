@@ -17,6 +17,7 @@ export * from './jsonDiff';
 export * from './lifecycle';
 export * from './naming';
 export * from './objects';
+export * from './observedStructure';
 export * from './ordering/index';
 export * from './podReadiness';
 export * from './qos';

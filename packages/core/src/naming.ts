@@ -87,24 +87,15 @@ export function generateName(prefix: string, rng: Rng): string {
  */
 export function deterministicUid(seed: number, counter: number): string {
   const s = foldSeed(seed);
-  // The first two groups depend on the seed alone: computed once per seed (a simulator makes
-  // thousands of uids from one seed).
-  let head = uidHeads.get(s);
-  if (head === undefined) {
-    const rng = createRng(s);
-    const a = hex8(rng.next() * 4294967296);
-    const b = hex8(rng.next() * 4294967296);
-    const variant = ((Number.parseInt(b[4], 16) & 0x3) | 0x8).toString(16);
-    head = { prefix: `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-`, variant };
-    if (uidHeads.size >= 64) uidHeads.clear();
-    uidHeads.set(s, head);
-  }
+  // the first two groups depend on the seed alone
+  const rng = createRng(s);
+  const a = hex8(rng.next() * 4294967296);
+  const b = hex8(rng.next() * 4294967296);
+  const variant = ((Number.parseInt(b[4], 16) & 0x3) | 0x8).toString(16);
   const c = hex8(mix32(s ^ mix32(Math.floor(counter / 4294967296))));
   const d = hex8(mix32((counter >>> 0) ^ s));
-  return `${head.prefix}${head.variant}${c.slice(0, 3)}-${c.slice(3, 7)}${d}`;
+  return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${variant}${c.slice(0, 3)}-${c.slice(3, 7)}${d}`;
 }
-
-const uidHeads = new Map<number, { prefix: string; variant: string }>();
 
 function hex8(n: number): string {
   return (n >>> 0).toString(16).padStart(8, '0');

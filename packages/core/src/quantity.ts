@@ -187,7 +187,7 @@ const DECIMAL_SUFFIX_OF: Readonly<Record<number, string>> = {
   18: 'E',
 };
 /** The binary SI suffix of each power of 1024. */
-const BINARY_SUFFIX_OF = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
+const BINARY_SUFFIX_OF: readonly string[] = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
 
 type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 

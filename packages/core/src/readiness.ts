@@ -36,37 +36,47 @@ export function timeOf(now: string | Date): number {
   return ms;
 }
 
-const CANONICAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
 
 /**
  * True when `s` is exactly what {@link toRFC3339} would return for it: `YYYY-MM-DDTHH:MM:SSZ`
  * with every field in range (Date.parse rolls `2024-02-30` over to March 1, so the day is
- * checked against the month). The fast path of per-pod time formatting: no Date is built.
+ * checked against the month). The fast path of per-pod time formatting: no Date and no regex
+ * match is built, only the 20 characters are read.
  */
 function isCanonicalRFC3339(s: string): boolean {
-  if (s === lastCanonical) return true;
-  if (s.length !== 20) return false;
-  const m = CANONICAL.exec(s);
-  if (!m) return false;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  if (month < 1 || month > 12 || day < 1) return false;
+  if (
+    s.length !== 20 ||
+    s.charCodeAt(4) !== 45 || // -
+    s.charCodeAt(7) !== 45 ||
+    s.charCodeAt(10) !== 84 || // T
+    s.charCodeAt(13) !== 58 || // :
+    s.charCodeAt(16) !== 58 ||
+    s.charCodeAt(19) !== 90 // Z
+  )
+    return false;
+  const year = digitsAt(s, 0, 4);
+  const month = digitsAt(s, 5, 2);
+  const day = digitsAt(s, 8, 2);
+  const hour = digitsAt(s, 11, 2);
+  const minute = digitsAt(s, 14, 2);
+  const second = digitsAt(s, 17, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || minute < 0 || second < 0) return false;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   const dim = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!;
-  const ok = day <= dim && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 60;
-  if (ok) lastCanonical = s;
-  return ok;
+  return day <= dim && hour < 24 && minute < 60 && second < 60;
 }
 
-/**
- * The last text {@link isCanonicalRFC3339} accepted. A reconcile formats the same `now` for
- * every pod it writes (thousands of times), so remembering one accepted text turns the regex
- * and range checks into one string comparison. Only canonical texts are stored, so the answer
- * is the same with or without it.
- */
-let lastCanonical: string | undefined;
+/** The decimal number written by the `n` ASCII digits of `s` at `at`; -1 if one is not a digit. */
+function digitsAt(s: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
 
 /**
  * Serialises a time as Kubernetes does: RFC 3339, UTC, whole seconds (fraction truncated).

@@ -14,7 +14,7 @@ import { isQualifiedName } from './nameValidation';
 
 type Tok = 'id' | 'in' | 'notin' | '!' | '!=' | '(' | ')' | ',' | '=' | '==' | '>' | '<' | 'end' | 'error';
 
-const SPECIAL = new Set(['=', '!', '(', ')', ',', '>', '<']);
+const SPECIAL: ReadonlySet<string> = new Set(['=', '!', '(', ')', ',', '>', '<']);
 const SYMBOL_TOKENS: Record<string, Tok> = {
   '!': '!',
   '!=': '!=',

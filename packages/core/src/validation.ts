@@ -216,7 +216,7 @@ export function validateObjectMeta(
   return errs;
 }
 
-const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+const PROTOCOLS: readonly string[] = ['SCTP', 'TCP', 'UDP'];
 
 /**
  * Pod template checks shared by the workloads, at `field` (e.g. `spec.template`):

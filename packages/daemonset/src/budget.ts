@@ -60,8 +60,13 @@ export function updatedDesiredNodeCounts(
   desiredNodes: readonly string[],
   nodeToPods: NodeToPods,
 ): UpdateBudget | { error: string } {
-  const padded: NodeToPods = new Map(nodeToPods);
-  for (const name of desiredNodes) if (!padded.has(name)) padded.set(name, []);
+  // copied only when a desired node has no entry yet (the caller's map is not modified)
+  let padded: NodeToPods = nodeToPods;
+  for (const name of desiredNodes) {
+    if (padded.has(name)) continue;
+    if (padded === nodeToPods) padded = new Map(nodeToPods);
+    padded.set(name, []);
+  }
   const desired = desiredNodes.length;
   const ru = ds.spec.updateStrategy?.rollingUpdate;
   let maxUnavailable = 0;
@@ -101,7 +106,8 @@ export function filterDaemonPodsNodeToUpdate(
   const ru = ds.spec.updateStrategy?.rollingUpdate;
   const partition = ru?.partition ?? 0;
   const selector = ru?.selector;
-  const names = [...nodeToPods.keys()].filter((n) => nodesByName.has(n)).sort(byteCompare);
+  // the default sort compares UTF-16 code units, as byteCompare does, without a call per comparison
+  const names = [...nodeToPods.keys()].filter((n) => nodesByName.has(n)).sort();
   const updated: string[] = [];
   const updating: string[] = [];
   const rest: string[] = [];

@@ -77,6 +77,7 @@ export function inPlaceUpdatePods(
     const res = inPlaceUpdate(pod, exact, revisions.current, {
       now: ctx.now,
       featureGates: ctx.featureGates,
+      cache: ctx.inPlaceCache,
       revisionAdapter: daemonSetRevisionAdapter,
       getRevision: daemonSetGetRevision,
     });
@@ -121,6 +122,7 @@ export function refreshInPlaceStates(ctx: SyncContext): void {
       const res = inPlaceRefresh(pod, {
         now: ctx.now,
         featureGates: ctx.featureGates,
+        cache: ctx.inPlaceCache,
         revisionAdapter: daemonSetRevisionAdapter,
       });
       if (res.changed) emitPodChange(ctx, pod, res.pod, Reasons.InPlaceRefresh);

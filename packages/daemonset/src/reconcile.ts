@@ -4,14 +4,19 @@
 import { type DaemonSetStatus, LABEL_CONTROLLER_REVISION_HASH, setDefaultsDaemonSet } from '@kruise-ts/api';
 import {
   type Action,
+  createInPlaceCache,
   type FieldError,
+  freezeFeatureGates,
+  type InputShape,
   invalid,
   REQUEUE_NOW,
   type ReconcileOptions,
   type ReconcileResult,
   refOf,
+  resolveFeatureGates,
   timeOf,
   withDistinctObserved,
+  withWellFormedInput,
 } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
@@ -93,13 +98,38 @@ export function reconcileDaemonSet(
   input: ReconcileDaemonSetInput,
   options: ReconcileDaemonSetOptions = {},
 ): ReconcileResult<DaemonSetStatus> {
-  return withDistinctObserved(
+  return withWellFormedInput(
     input,
-    OBSERVED_LISTS,
-    (i) => (i.daemonSet?.metadata ? refOf(i.daemonSet) : undefined),
-    (i) => reconcileDistinct(i, options),
+    INPUT_SHAPE,
+    options?.structureCache,
+    (i) => refOf(i.daemonSet),
+    (errors) => ({
+      actions: [],
+      status: {
+        currentNumberScheduled: 0,
+        numberMisscheduled: 0,
+        desiredNumberScheduled: 0,
+        numberReady: 0,
+        daemonSetHash: '',
+      },
+      errors,
+    }),
+    (screened) =>
+      withDistinctObserved(
+        screened,
+        OBSERVED_LISTS,
+        (i) => (i.daemonSet?.metadata ? refOf(i.daemonSet) : undefined),
+        (i) => reconcileDistinct(i, options),
+      ),
   );
 }
+
+/** The input's shape: observed objects that do not fit their kind are skipped (core.md §10.1). */
+const INPUT_SHAPE: InputShape = {
+  workload: 'daemonSet',
+  lists: { nodes: 'Node', pods: 'Pod', revisions: 'ControllerRevision' },
+  required: ['nodes', 'pods'],
+};
 
 /** The observed lists of the input, each reduced to one copy per object first (core `dedupeObserved`). */
 const OBSERVED_LISTS = ['nodes', 'pods', 'revisions'] as const;
@@ -164,6 +194,7 @@ function reconcileDistinct(
   const takenNames = new Set<string>();
   for (const p of input.pods ?? []) if (p.metadata?.name) takenNames.add(p.metadata.name);
   const ctx: SyncContext = {
+    inPlaceCache: createInPlaceCache(),
     ds,
     now,
     seed: options.seed ?? 0,
@@ -181,7 +212,8 @@ function reconcileDistinct(
     burst: burstReplicas(ds),
     burstLimited: false,
     assignPodsByScheduler: options.assignPodsByScheduler !== false,
-    featureGates: options.featureGates ?? {},
+    // resolved and frozen once per reconcile: core's per-pod calls read it instead of resolving a copy
+    featureGates: freezeFeatureGates(resolveFeatureGates(options.featureGates)),
   };
 
   manage(ctx); // §5

@@ -2,7 +2,7 @@
 // pods view that later phases see (creates and deletes are observed synchronously, §2 step 6),
 // the actions issued so far and the requested requeue delays.
 import type { KubeObject } from '@kruise-ts/api';
-import type { Action, FeatureGates } from '@kruise-ts/core';
+import type { Action, FeatureGates, InPlaceCache } from '@kruise-ts/core';
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { FailedPodsBackoff } from './backoff';
 import { Reasons } from './constants';
@@ -44,7 +44,16 @@ export interface SyncContext {
    */
   burstLimited?: boolean;
   assignPodsByScheduler: boolean;
+  /**
+   * The reconcile's gates; reconcileDaemonSet resolves and freezes them once (core's
+   * `freezeFeatureGates`), so core's per-pod calls read them instead of resolving a copy each.
+   */
   featureGates: Partial<FeatureGates>;
+  /**
+   * What core's in-place functions remember during this reconcile (decoded state annotations,
+   * the last encoded state, change hints): made per reconcile, dropped with it.
+   */
+  inPlaceCache: InPlaceCache;
 }
 
 /** A pod to delete and why. */

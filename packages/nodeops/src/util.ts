@@ -80,7 +80,8 @@ export function controllerRef(obj: KubeObject | null | undefined): OwnerReferenc
 
 /** The group of an apiVersion (`apps.kruise.io/v1alpha1` → `apps.kruise.io`, `v1` → ``). */
 export function groupOf(apiVersion: string | undefined): string {
-  if (!apiVersion) return '';
+  // a reference inside an observed object the structural check lets through untyped
+  if (typeof apiVersion !== 'string') return '';
   const i = apiVersion.indexOf('/');
   return i < 0 ? '' : apiVersion.slice(0, i);
 }

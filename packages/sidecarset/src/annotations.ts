@@ -186,12 +186,23 @@ export function getPodSidecarSetRevision(
   annotations: Annotations,
   name: string,
   withoutImage = false,
+  cache?: { hashes(text: string): ReadonlyMap<string, string> },
 ): string {
   const text =
     annotations?.[withoutImage ? ANNOTATION_SIDECARSET_HASH_WITHOUT_IMAGE : ANNOTATION_SIDECARSET_HASH];
   if (!text) return '';
+  return (cache ? cache.hashes(text) : hashesOfAnnotation(text)).get(name) ?? '';
+}
+
+/**
+ * SS-4.7.2 for every SidecarSet of one hash-annotation text at once: name → `hash` (object or
+ * legacy format). A SidecarSet without a string hash is left out (its lookup answers `""`); an
+ * unparsable text, or a legacy map with a non-string value, gives an empty table.
+ */
+export function hashesOfAnnotation(text: string): Map<string, string> {
+  const out = new Map<string, string>();
   const p = parseJson(text);
-  if (!p.ok || !isObject(p.value)) return '';
+  if (!p.ok || !isObject(p.value)) return out;
   const obj = p.value;
   let objects = true;
   for (const k in obj) {
@@ -201,11 +212,15 @@ export function getPodSidecarSetRevision(
     }
   }
   if (objects) {
-    const e = obj[name] as Record<string, unknown> | null | undefined;
-    return typeof e?.hash === 'string' ? e.hash : '';
+    for (const k in obj) {
+      const e = obj[k] as Record<string, unknown> | null;
+      if (typeof e?.hash === 'string') out.set(k, e.hash);
+    }
+    return out;
   }
-  for (const k in obj) if (typeof obj[k] !== 'string' && obj[k] !== null) return '';
-  return typeof obj[name] === 'string' ? (obj[name] as string) : '';
+  for (const k in obj) if (typeof obj[k] !== 'string' && obj[k] !== null) return out;
+  for (const k in obj) if (typeof obj[k] === 'string') out.set(k, obj[k] as string);
+  return out;
 }
 
 /** The `controllerRevision` recorded for SidecarSet `name` in the pod's hash annotation, or `""`. */

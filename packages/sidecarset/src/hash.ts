@@ -3,6 +3,7 @@
 import {
   ANNOTATION_SIDECARSET_HASH,
   ANNOTATION_SIDECARSET_HASH_WITHOUT_IMAGE,
+  checkStructure,
   type SidecarContainer,
   type SidecarSet,
   setDefaultsSidecarSet,
@@ -79,5 +80,9 @@ export function withSidecarSetHashes(sidecarSet: SidecarSet): SidecarSet {
  * `kruise.io/sidecarset-hash: 6wbd76bd7984x24fb4f44fv9222cw9v9bcf85x766744wddd4zwx927zzz2zb684`.
  */
 export function defaultSidecarSetThenHash(sidecarSet: SidecarSet): SidecarSet {
+  // The boundary (docs/reference/core.md §10.1): the API server decodes an object against its schema
+  // before any webhook sees it; one of the wrong shape is left as it is, for validateSidecarSet to
+  // refuse with its field errors.
+  if (checkStructure('SidecarSet', sidecarSet, { admission: true }).length > 0) return sidecarSet;
   return withSidecarSetHashes(setDefaultsSidecarSet(sidecarSet));
 }

@@ -2,6 +2,7 @@
 // pod-mutating admission step), reconcileSidecarSet (the in-place / hot upgrade controller),
 // validateSidecarSet and defaultSidecarSetThenHash (the SidecarSet webhooks).
 
+export { SidecarSetAnnotationCache } from './annotationCache';
 export type { SidecarSetUpdateState, SidecarSetUpgradeSpec } from './annotations';
 export {
   encodeUpgradeSpecMap,

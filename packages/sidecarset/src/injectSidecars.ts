@@ -6,16 +6,19 @@ import {
   ANNOTATION_SIDECARSET_HASH_WITHOUT_IMAGE,
   ANNOTATION_SIDECARSET_INJECTED_LIST,
   ANNOTATION_SIDECARSET_WORKING_HOTUPGRADE_CONTAINER,
+  checkStructure,
   DEFAULT_KRUISE_NAMESPACE,
   type SidecarSet,
 } from '@kruise-ts/api';
 import {
   type FieldError,
   fnv32a,
+  type InputShape,
   invalid,
   labelSelectorAsRequirements,
   parsePercentageAsFloat64,
   requirementMatches,
+  screenObservedInput,
 } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { LocalObjectReference, Namespace, Pod, Volume } from 'kubernetes-types/core/v1.js';
@@ -139,6 +142,29 @@ function unchanged(pod: Pod, errors: FieldError[] = []): InjectSidecarsResult {
  * `[init-db, mesh-init]`, `kruise.io/sidecarset-injected-list = a-logging,b-mesh`.
  */
 export function injectSidecars(
+  pod: Pod,
+  sidecarSets: readonly SidecarSet[],
+  ctx: InjectSidecarsContext,
+): InjectSidecarsResult {
+  // The boundary (docs/reference/core.md §10.1): the API server decodes a pod against its schema
+  // before any webhook sees it, so a pod of the wrong shape is refused with its field errors; a
+  // SidecarSet, namespace or revision of the wrong shape is skipped, as a reconcile skips it.
+  const podErrors = checkStructure('Pod', pod, { admission: true });
+  if (podErrors.length > 0) return unchanged(pod, podErrors);
+  const screened = screenObservedInput({ ...ctx, sidecarSets }, INJECT_SHAPE);
+  if (screened.errors.length > 0) return unchanged(pod, screened.errors);
+  const { sidecarSets: sets, ...checkedCtx } = screened.input;
+  return injectChecked(pod, sets, checkedCtx);
+}
+
+const INJECT_SHAPE: InputShape = {
+  lists: { sidecarSets: 'SidecarSet', namespaces: 'Namespace', revisions: 'ControllerRevision' },
+  singles: { namespace: 'Namespace' },
+  required: ['sidecarSets'],
+};
+
+/** {@link injectSidecars} of a pod and observed objects that fit their schemas. */
+function injectChecked(
   pod: Pod,
   sidecarSets: readonly SidecarSet[],
   ctx: InjectSidecarsContext,

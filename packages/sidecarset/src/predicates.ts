@@ -7,6 +7,7 @@ import {
 } from '@kruise-ts/api';
 import { isPodReady } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
+import { SidecarSetAnnotationCache } from './annotationCache';
 import {
   findWorkingHotUpgradeContainer,
   getPodSidecarSetRevision,
@@ -15,9 +16,16 @@ import {
 import { sidecarContainerNames } from './matching';
 
 /** SS-5.5.1 *updated*: the pod's hash entry for S equals S's `kruise.io/sidecarset-hash`. */
-export function isPodSidecarUpdated(sidecarSet: SidecarSet, pod: Pod): boolean {
+export function isPodSidecarUpdated(
+  sidecarSet: SidecarSet,
+  pod: Pod,
+  cache?: SidecarSetAnnotationCache,
+): boolean {
   const want = sidecarSet.metadata?.annotations?.[ANNOTATION_SIDECARSET_HASH] ?? '';
-  return getPodSidecarSetRevision(pod.metadata?.annotations, sidecarSet.metadata?.name ?? '') === want;
+  return (
+    getPodSidecarSetRevision(pod.metadata?.annotations, sidecarSet.metadata?.name ?? '', false, cache) ===
+    want
+  );
 }
 
 /**
@@ -108,9 +116,18 @@ export type Upgradability = 'upgradable' | 'busy' | 'notUpgradable';
  *   on its own → `busy` (skip this round);
  * - else `upgradable`.
  */
-export function podUpgradability(pod: Pod, sidecarSet: SidecarSet): Upgradability {
+export function podUpgradability(
+  pod: Pod,
+  sidecarSet: SidecarSet,
+  cache?: SidecarSetAnnotationCache,
+): Upgradability {
   const want = sidecarSet.metadata?.annotations?.[ANNOTATION_SIDECARSET_HASH_WITHOUT_IMAGE] ?? '';
-  const have = getPodSidecarSetRevision(pod.metadata?.annotations, sidecarSet.metadata?.name ?? '', true);
+  const have = getPodSidecarSetRevision(
+    pod.metadata?.annotations,
+    sidecarSet.metadata?.name ?? '',
+    true,
+    cache,
+  );
   if (have !== want) return 'notUpgradable';
   const statuses = pod.status?.containerStatuses ?? [];
   for (const name of sidecarContainerNames(sidecarSet)) {
@@ -130,7 +147,14 @@ export class PodFacts {
     Pod,
     { updated?: boolean; consistent?: boolean; ready?: boolean; up?: Upgradability }
   >();
-  constructor(readonly sidecarSet: SidecarSet) {}
+  /**
+   * `cache` reads the pods' hash annotations (SS-4.7.2) once per distinct text; a fresh one per
+   * round when the caller keeps none (pods injected together share one text).
+   */
+  constructor(
+    readonly sidecarSet: SidecarSet,
+    private readonly cache: SidecarSetAnnotationCache = new SidecarSetAnnotationCache(),
+  ) {}
 
   private entry(pod: Pod) {
     let e = this.memo.get(pod);
@@ -144,7 +168,7 @@ export class PodFacts {
   /** SS-5.5.1. */
   updated(pod: Pod): boolean {
     const e = this.entry(pod);
-    e.updated ??= isPodSidecarUpdated(this.sidecarSet, pod);
+    e.updated ??= isPodSidecarUpdated(this.sidecarSet, pod, this.cache);
     return e.updated;
   }
 
@@ -165,7 +189,7 @@ export class PodFacts {
   /** SS-5.5.2. */
   upgradability(pod: Pod): Upgradability {
     const e = this.entry(pod);
-    e.up ??= podUpgradability(pod, this.sidecarSet);
+    e.up ??= podUpgradability(pod, this.sidecarSet, this.cache);
     return e.up;
   }
 }

@@ -11,12 +11,14 @@ import {
 import {
   type Action,
   diffPodForPatch,
+  type InputShape,
   invalid,
   type ObjectRef,
   parseTime,
   type ReconcileResult,
   toRFC3339,
   withDistinctObserved,
+  withWellFormedInput,
 } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { registerLatestRevision, truncateHistory } from './history';
@@ -88,13 +90,28 @@ export function reconcileSidecarSet(
   input: ReconcileSidecarSetInput,
   options: ReconcileSidecarSetOptions = {},
 ): ReconcileResult<SidecarSetStatus> {
-  return withDistinctObserved(
+  return withWellFormedInput(
     input,
-    OBSERVED_LISTS,
+    INPUT_SHAPE,
+    options?.structureCache,
     (i) => sidecarSetRef(i.sidecarSet),
-    (i) => reconcileDistinct(i, options),
+    (errors) => ({ actions: [], status: emptyStatus(), errors }),
+    (screened) =>
+      withDistinctObserved(
+        screened,
+        OBSERVED_LISTS,
+        (i) => sidecarSetRef(i.sidecarSet),
+        (i) => reconcileDistinct(i, options),
+      ),
   );
 }
+
+/** The input's shape: observed objects that do not fit their kind are skipped (core.md §10.1). */
+const INPUT_SHAPE: InputShape = {
+  workload: 'sidecarSet',
+  lists: { pods: 'Pod', namespaces: 'Namespace', revisions: 'ControllerRevision' },
+  required: ['pods'],
+};
 
 /** The observed lists of the input, each reduced to one copy per object first (core `dedupeObserved`). */
 const OBSERVED_LISTS = ['pods', 'namespaces', 'revisions'] as const;
@@ -163,7 +180,7 @@ function reconcileDistinct(
 
   // §5.1 step 3 (SS-5.4)
   const latestName = reg.latest.metadata?.name ?? '';
-  const facts = new PodFacts(ss);
+  const facts = new PodFacts(ss, options.annotationCache);
   const status = calculateSidecarSetStatus(ss, matched, latestName, reg.collisionCount, facts);
   if (statusNeedsWrite(ss.status, status)) {
     actions.push({ verb: 'updateStatus', target: ref, status, reason: Reasons.UpdateStatus });

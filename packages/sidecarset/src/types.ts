@@ -1,9 +1,10 @@
 // Types of the SidecarSet entry points (docs/architecture.md) and the stable `reason` words of
 // the actions the controller returns.
-import type { SidecarSet } from '@kruise-ts/api';
+import type { SidecarSet, StructureCache } from '@kruise-ts/api';
 import type { FeatureGates, FieldError } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { ConfigMap, Namespace, Pod } from 'kubernetes-types/core/v1.js';
+import type { SidecarSetAnnotationCache } from './annotationCache';
 
 /** Time as the API gives it: an RFC 3339 string or a Date. */
 export type Now = string | Date;
@@ -61,6 +62,17 @@ export interface ReconcileSidecarSetOptions {
   featureGates?: Partial<FeatureGates>;
   /** Accepted for symmetry with the other controllers; the SidecarSet controller draws nothing at random. */
   seed?: number;
+  /**
+   * A cache the caller keeps across reconciles, so each distinct pod hash annotation is parsed
+   * once rather than every reconcile. Optional: without one the answer is the same, only slower.
+   */
+  annotationCache?: SidecarSetAnnotationCache;
+  /**
+   * Remembers which observed objects already passed the structural check at the reconcile's
+   * entry (`createStructureCache()` from `@kruise-ts/api`; docs/reference/core.md §10.1). A shell keeps one
+   * per controller; without it every observed object is checked on every reconcile.
+   */
+  structureCache?: StructureCache;
 }
 
 /** The context of `validateSidecarSet`. */

@@ -7,7 +7,9 @@ import type { StatefulSet, StatefulSetStatus } from '@kruise-ts/api';
 import {
   type Action,
   Burst,
+  createInPlaceCache,
   type FeatureGates,
+  freezeFeatureGates,
   labelSelectorAsString,
   parseTime,
   REQUEUE_NOW,
@@ -25,7 +27,7 @@ import { desiredClaimRefs } from './pvc';
 import { type PhaseOutcome, processReplicas, type ScaleBudget, scaleMaxUnavailable } from './replicaPhase';
 import { templateOfRevision } from './revisions';
 import { rollingUpdate } from './rollingUpdatePhase';
-import { nonDefaultGates, type RoundState, requeue } from './round';
+import { countOwnedClaims, type RoundState, requeue } from './round';
 import { layoutSlots } from './slots';
 import { completeRollingUpdate, computeReplicaCounts, volumeClaimStatusOfRange } from './status';
 import type { Now } from './types';
@@ -127,10 +129,12 @@ export function updateStatefulSet(input: UpdateStatefulSetInput): UpdateStateful
     monotonic: set.spec.podManagementPolicy !== 'Parallel',
     minReadySeconds: m,
     claims,
+    ownedClaims: countOwnedClaims(claims.values()),
     claimTemplates: (set.spec.volumeClaimTemplates ?? []).map((t) => t.metadata?.name ?? ''),
     claimRefs: { inRange: desiredClaimRefs(set, true), condemned: desiredClaimRefs(set, false) },
     completed: new Map(),
-    coreGates: nonDefaultGates(gates),
+    coreGates: freezeFeatureGates(gates),
+    inPlaceCache: createInPlaceCache(),
     inPlaceCompatible: new Map(),
     isNew: () => false,
     working: new Map(),

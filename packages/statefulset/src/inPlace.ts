@@ -51,7 +51,7 @@ export function inPlaceUpdatePod(state: RoundState, pod: Pod): InPlaceOutcome {
   const ru = state.set.spec.updateStrategy?.rollingUpdate;
   const oldRevision = state.revisions.find((r) => r.metadata?.name === getPodRevision(pod));
   const gracePeriodSeconds = ru?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
-  const opts = { featureGates: state.coreGates, gracePeriodSeconds };
+  const opts = { featureGates: state.coreGates, gracePeriodSeconds, cache: state.inPlaceCache };
   const oldName = getPodRevision(pod);
   let compatible = state.inPlaceCompatible.get(oldName);
   if (compatible === undefined) {

@@ -19,22 +19,40 @@ const INT32_MAX = 2147483647;
  */
 export function parentNameAndOrdinal(podName: string | undefined): { parent: string; ordinal: number } {
   const name = podName ?? '';
-  // Scanning back over the trailing digits is the regex's match, without a regex per pod.
+  const dash = ordinalDash(name);
+  if (dash < 0) return { parent: '', ordinal: -1 };
+  return { parent: name.slice(0, dash), ordinal: ordinalAfter(name, dash) };
+}
+
+/**
+ * Where the `-` before a name's trailing digits is, or -1 when the name does not end in
+ * `<parent>-<digits>`: scanning back over the digits is the regex's match, without a regex per pod.
+ */
+function ordinalDash(name: string): number {
   let i = name.length - 1;
   while (i >= 0) {
     const c = name.charCodeAt(i);
     if (c < 48 || c > 57) break;
     i--;
   }
-  if (i === name.length - 1 || i < 0 || name.charCodeAt(i) !== 45) return { parent: '', ordinal: -1 };
-  const digits = name.slice(i + 1);
-  const n = Number(digits);
-  return { parent: name.slice(0, i), ordinal: n <= INT32_MAX ? n : -1 };
+  return i === name.length - 1 || i < 0 || name.charCodeAt(i) !== 45 ? -1 : i;
 }
 
-/** The ordinal of a pod name (R3.1), `-1` when it has none. */
+/** The decimal value of the digits after `dash`, -1 past a signed 32-bit integer. */
+function ordinalAfter(name: string, dash: number): number {
+  let n = 0;
+  for (let i = dash + 1; i < name.length; i++) {
+    n = n * 10 + (name.charCodeAt(i) - 48);
+    if (n > INT32_MAX) return -1;
+  }
+  return n;
+}
+
+/** The ordinal of a pod name (R3.1), `-1` when it has none; parses without slicing the name. */
 export function ordinalOf(podName: string | undefined): number {
-  return parentNameAndOrdinal(podName).ordinal;
+  const name = podName ?? '';
+  const dash = ordinalDash(name);
+  return dash < 0 ? -1 : ordinalAfter(name, dash);
 }
 
 /** R3.2 `isMemberOf`: the parsed parent of the pod name equals the set name. */

@@ -11,12 +11,15 @@ import {
 } from '@kruise-ts/api';
 import {
   type Action,
+  freezeFeatureGates,
+  type InputShape,
   invalid,
   type ObjectRef,
   parseTime,
   type ReconcileResult,
   resolveFeatureGates,
   withDistinctObserved,
+  withWellFormedInput,
 } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { updateStatefulSet } from './control';
@@ -98,13 +101,28 @@ export function reconcileStatefulSet(
   input: ReconcileStatefulSetInput,
   options: ReconcileStatefulSetOptions = {},
 ): ReconcileResult<StatefulSetStatus> {
-  return withDistinctObserved(
+  return withWellFormedInput(
     input,
-    OBSERVED_LISTS,
+    INPUT_SHAPE,
+    options?.structureCache,
     (i) => statefulSetRef(i.statefulSet),
-    (i) => reconcileDistinct(i, options),
+    (errors) => ({ actions: [], status: emptyStatus(), errors }),
+    (screened) =>
+      withDistinctObserved(
+        screened,
+        OBSERVED_LISTS,
+        (i) => statefulSetRef(i.statefulSet),
+        (i) => reconcileDistinct(i, options),
+      ),
   );
 }
+
+/** The input's shape: observed objects that do not fit their kind are skipped (core.md §10.1). */
+const INPUT_SHAPE: InputShape = {
+  workload: 'statefulSet',
+  lists: { pods: 'Pod', revisions: 'ControllerRevision', pvcs: 'PersistentVolumeClaim' },
+  required: ['pods'],
+};
 
 /** The observed lists of the input, each reduced to one copy per object first (core `dedupeObserved`). */
 const OBSERVED_LISTS = ['pods', 'revisions', 'pvcs'] as const;
@@ -115,7 +133,8 @@ function reconcileDistinct(
   options: ReconcileStatefulSetOptions,
 ): ReconcileResult<StatefulSetStatus> {
   const original = input.statefulSet;
-  const gates = resolveFeatureGates(options.featureGates);
+  // resolved and frozen once: every per-pod call below reads it instead of resolving its own copy
+  const gates = freezeFeatureGates(resolveFeatureGates(options.featureGates));
   const setRef = statefulSetRef(original);
   const previous = original.status ?? emptyStatus();
   if (parseTime(input.now) === null) {

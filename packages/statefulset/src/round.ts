@@ -20,9 +20,9 @@ import {
   type Action,
   type Burst,
   checkPodUpdateCompleted,
-  defaultFeatureGates,
   diffPodForPatch,
   type FeatureGates,
+  type InPlaceCache,
   inPlaceRefresh,
   isHookMarkPodNotReady,
   lifecycleRefreshTarget,
@@ -66,8 +66,13 @@ export interface RoundState {
   /** `podManagementPolicy != Parallel` (§6). */
   monotonic: boolean;
   minReadySeconds: number;
-  /** Claims of the namespace by name; working copies. */
+  /** Claims of the namespace by name; working copies (written through {@link putClaim}). */
   claims: Map<string, PersistentVolumeClaim>;
+  /**
+   * How many of `claims` carry ownerReferences ({@link countOwnedClaims}): while none do, a pod
+   * whose claims want no reference matches R12.2 without looking its claims up.
+   */
+  ownedClaims: number;
   /** Names of `spec.volumeClaimTemplates`, in order. */
   claimTemplates: string[];
   /** R12.2 wanted claim ownerReferences for pods in range and for condemned pods (computed once). */
@@ -78,10 +83,15 @@ export interface RoundState {
   /** R2.6.1 completion of observed pods, memoised for the round. */
   completed: Map<Pod, boolean>;
   /**
-   * The gates that differ from v1.8.2's defaults, or `undefined` when none do — what is passed to
-   * core's in-place functions, which re-resolve their gates on every call (cheap for `undefined`).
+   * The round's gates resolved once and frozen (core's `freezeFeatureGates`): what is passed to
+   * core's per-pod functions, whose own resolve of a frozen set is a single property read.
    */
-  coreGates: Partial<FeatureGates> | undefined;
+  coreGates: Readonly<FeatureGates>;
+  /**
+   * What core's in-place functions remember during this round (decoded state annotations, the
+   * last encoded state, change hints): made per reconcile, dropped with the round.
+   */
+  inPlaceCache: InPlaceCache;
   /** R10.4 per old revision name: can its pods be updated in place to the update revision? */
   inPlaceCompatible: Map<string, boolean>;
   /** Is this slot object a stand-in for a pod that does not exist yet (§5 step 2)? */
@@ -97,19 +107,6 @@ export interface RoundState {
   requeueAfterSeconds?: number;
   /** R4.8: pod name → revision of outstanding in-place updates. */
   expectations: Record<string, string>;
-}
-
-/** The gates that differ from the defaults; `undefined` when none do (see {@link RoundState.coreGates}). */
-export function nonDefaultGates(gates: FeatureGates): Partial<FeatureGates> | undefined {
-  const out: Partial<FeatureGates> = {};
-  let any = false;
-  for (const k of Object.keys(defaultFeatureGates) as (keyof FeatureGates)[]) {
-    if (gates[k] !== defaultFeatureGates[k]) {
-      out[k] = gates[k];
-      any = true;
-    }
-  }
-  return any ? out : undefined;
 }
 
 /** The reference of a core/v1 object (a pod or a claim). */
@@ -227,14 +224,16 @@ export function podUpdateCompleted(state: RoundState, pod: Pod): boolean {
         a[ANNOTATION_INPLACE_UPDATE_GRACE] !== undefined ||
         a[ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY] !== undefined);
     // Without any in-place annotation the check passes at once (R2.6.1 steps 1–2).
-    v = !annotated || checkPodUpdateCompleted(pod, { featureGates: state.coreGates }).completed;
+    v =
+      !annotated ||
+      checkPodUpdateCompleted(pod, { featureGates: state.coreGates, cache: state.inPlaceCache }).completed;
     state.completed.set(pod, v);
   }
   return v;
 }
 
 /** Lifecycle states the §R11.3 refresh table can move a pod out of. */
-const REFRESHABLE_STATES = new Set<string>([
+const REFRESHABLE_STATES: ReadonlySet<string> = new Set<string>([
   LifecycleStates.PreparingNormal,
   LifecycleStates.PreparingUpdate,
   LifecycleStates.Updating,
@@ -251,7 +250,8 @@ function inPlaceRefreshIsNoop(pod: Pod): boolean {
   if (a) {
     if (a[ANNOTATION_INPLACE_UPDATE_GRACE] || a[ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY]) return false;
     const state = a[ANNOTATION_INPLACE_UPDATE_STATE] ?? a[ANNOTATION_INPLACE_UPDATE_STATE_LEGACY];
-    if (state?.includes('"next')) return false;
+    // every pending-batch field is `nextContainer…`; the long pattern lets the search skip ahead
+    if (state?.includes('"nextContainer')) return false;
   }
   const gates = pod.spec?.readinessGates;
   if (!gates?.some((g) => g.conditionType === CONDITION_INPLACE_UPDATE_READY)) return true;
@@ -290,6 +290,7 @@ export function refreshPod(state: RoundState, pod: Pod): { lifecycleChanged: boo
       now: state.nowStr,
       featureGates: state.coreGates,
       revisionAdapter: statefulSetRevisionAdapter,
+      cache: state.inPlaceCache,
     });
     if (r.error !== undefined) return { lifecycleChanged: false, error: `refresh pod ${name}: ${r.error}` };
     requeue(state, r.delaySeconds);
@@ -308,6 +309,23 @@ export function refreshPod(state: RoundState, pod: Pod): { lifecycleChanged: boo
         );
   if (next !== working) writePod(state, pod, next, Reasons.LifecycleTransition);
   return { lifecycleChanged };
+}
+
+/** The claims with at least one ownerReference (the start value of {@link RoundState.ownedClaims}). */
+export function countOwnedClaims(claims: Iterable<PersistentVolumeClaim>): number {
+  let n = 0;
+  for (const c of claims) if (hasOwnerRefs(c)) n++;
+  return n;
+}
+
+function hasOwnerRefs(claim: PersistentVolumeClaim | undefined): boolean {
+  return (claim?.metadata?.ownerReferences?.length ?? 0) > 0;
+}
+
+/** Writes the working copy of a claim, keeping {@link RoundState.ownedClaims} in step. */
+function putClaim(state: RoundState, name: string, claim: PersistentVolumeClaim): void {
+  state.ownedClaims += Number(hasOwnerRefs(claim)) - Number(hasOwnerRefs(state.claims.get(name)));
+  state.claims.set(name, claim);
 }
 
 /** A claim of the namespace by name (the working copy). */
@@ -348,7 +366,7 @@ export function createMissingClaims(state: RoundState, pod: Pod, reason: string)
         refs.push(podClaimOwnerRef({ name: pod.metadata.name, uid: pod.metadata.uid }));
       if (refs.length > 0) created = { ...claim, metadata: { ...claim.metadata, ownerReferences: refs } };
     }
-    state.claims.set(name, created);
+    putClaim(state, name, created);
     state.actions.push({ verb: 'create', object: created as unknown as KubeObject, reason });
     emitEvent(
       state,
@@ -365,6 +383,8 @@ export function claimsMatchRetention(state: RoundState, pod: Pod): boolean {
   if (!state.gates.StatefulSetAutoDeletePVC || state.claimTemplates.length === 0) return true;
   const ordinal = ordinalOf(pod.metadata?.name);
   const want = inRange(state.range, ordinal) ? state.claimRefs.inRange : state.claimRefs.condemned;
+  // no claim carries a reference and none is wanted: every existing claim matches
+  if (!want.setRef && !want.podRef && state.ownedClaims === 0) return true;
   const setUid = state.set.metadata.uid ?? '';
   const podUid = pod.metadata?.uid ?? '';
   for (const name of claimNamesFor(state, ordinal)) {
@@ -384,7 +404,7 @@ export function fixClaimRetention(state: RoundState, pod: Pod): void {
     if (!existing) continue;
     const u = updateClaimOwnerRefForSetAndPod(existing, state.set, owner, inRange(state.range, ordinal));
     if (!u.needsUpdate) continue;
-    state.claims.set(name, {
+    putClaim(state, name, {
       ...existing,
       metadata: { ...existing.metadata, ownerReferences: u.ownerReferences },
     });

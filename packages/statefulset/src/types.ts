@@ -1,6 +1,6 @@
 // Types of the Advanced StatefulSet controller's entry points (docs/architecture.md) and the
 // stable `reason` words its actions carry.
-import type { StatefulSet } from '@kruise-ts/api';
+import type { StatefulSet, StructureCache } from '@kruise-ts/api';
 import type { FeatureGates } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
@@ -46,6 +46,12 @@ export interface ReconcileStatefulSetOptions {
    * Parallel set, and deletes every condemned one, in one round.
    */
   burstReplicas?: number;
+  /**
+   * Remembers which observed objects already passed the structural check at the reconcile's
+   * entry (`createStructureCache()` from `@kruise-ts/api`; docs/reference/core.md §10.1). A shell keeps one
+   * per controller; without it every observed object is checked on every reconcile.
+   */
+  structureCache?: StructureCache;
 }
 
 /** The context of `validateStatefulSet`. */

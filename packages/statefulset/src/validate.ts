@@ -41,9 +41,9 @@ export const MUTABLE_SPEC_FIELDS = [
   'scaleStrategy',
 ] as const;
 
-const POLICIES = ['OrderedReady', 'Parallel'];
-const UPDATE_TYPES = ['RollingUpdate', 'OnDelete'];
-const POD_UPDATE_POLICIES = ['ReCreate', 'InPlaceIfPossible', 'InPlaceOnly'];
+const POLICIES: readonly string[] = ['OrderedReady', 'Parallel'];
+const UPDATE_TYPES: readonly string[] = ['RollingUpdate', 'OnDelete'];
+const POD_UPDATE_POLICIES: readonly string[] = ['ReCreate', 'InPlaceIfPossible', 'InPlaceOnly'];
 const RANGE_RE = /^\d+-\d+$/;
 
 /**

@@ -5,14 +5,14 @@
 // candidates (R9.1–R9.5) restricted to the built slots whatever number of stand-ins was built,
 // the same missing count (R8.4) and the same volumeClaims status (§13.2).
 import type { IntOrString, StatefulSet, UpdatePriorityStrategy } from '@kruise-ts/api';
-import { deepFreeze, resolveFeatureGates } from '@kruise-ts/core';
+import { deepFreeze, freezeFeatureGates, resolveFeatureGates } from '@kruise-ts/core';
 import fc from 'fast-check';
 import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { newPodStub } from '../src/identity';
 import { claimName, podName, replicaRange, statefulSetReplicaRange } from '../src/ordinals';
 import { isCurrentRevisionNeeded, sortPodsToUpdate } from '../src/revisionChoice';
-import { nonDefaultGates, type RoundState } from '../src/round';
+import type { RoundState } from '../src/round';
 import { countedSlots, layoutSlots, type SlotLayout } from '../src/slots';
 import { computeVolumeClaimStatus, volumeClaimStatusOfRange } from '../src/status';
 import { orderSlotsToUpdate } from '../src/updateOrder';
@@ -155,7 +155,7 @@ function stateOf(set: StatefulSet, pods: Pod[]): RoundState {
     updateRevision: rev(UPDATE),
     currentTemplate: set.spec.template,
     updateTemplate: set.spec.template,
-    coreGates: nonDefaultGates(gates),
+    coreGates: freezeFeatureGates(gates),
   } as unknown as RoundState;
 }
 

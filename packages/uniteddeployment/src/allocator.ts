@@ -74,9 +74,76 @@ export function allocateSubsetReplicas(
   unitedDeployment: AllocatableUnitedDeployment,
   existingSubsets?: ExistingSubsets,
 ): AllocationResult {
-  const existing = existingSubsets ?? {};
+  // The boundary (docs/reference/core.md §10.1): a UnitedDeployment whose fields read here have the
+  // wrong type has no allocation (the reconcile has validated it by now; a direct caller may not
+  // have), and an existing subset that is not `{specReplicas: <integer>}` is no workload yet.
+  const shape = allocatableShapeError(unitedDeployment);
+  if (shape !== undefined) return { error: shape };
+  const existing = wellFormedExisting(existingSubsets);
   if (usesElasticAllocator(unitedDeployment)) return allocateElastic(unitedDeployment, existing);
   return allocateSpecific(unitedDeployment, existing);
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+const absent = (v: unknown) => v === undefined || v === null;
+const isIntOrString = (v: unknown) => typeof v === 'string' || Number.isSafeInteger(v);
+const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+const mustBe = (field: string, type: string, v: unknown) =>
+  `${field}: Invalid value: "${typeOf(v)}": ${field} in body must be of type ${type}: "${typeOf(v)}"`;
+
+/**
+ * The first field of {@link AllocatableUnitedDeployment} that has the wrong JSON type, in the API
+ * server's words, or undefined. Only the fields the allocator reads are looked at: a caller may
+ * hand it a partial object (the type asks for no more).
+ */
+function allocatableShapeError(ud: unknown): string | undefined {
+  if (!isRecord(ud)) return mustBe('', 'object', ud).slice(2);
+  const spec = ud.spec;
+  if (!isRecord(spec)) return mustBe('spec', 'object', spec);
+  if (!absent(spec.replicas) && !Number.isSafeInteger(spec.replicas))
+    return mustBe('spec.replicas', 'integer', spec.replicas);
+  const topology = spec.topology;
+  if (absent(topology)) return undefined;
+  if (!isRecord(topology)) return mustBe('spec.topology', 'object', topology);
+  const strategy = topology.scheduleStrategy;
+  if (!absent(strategy) && !isRecord(strategy))
+    return mustBe('spec.topology.scheduleStrategy', 'object', strategy);
+  if (isRecord(strategy) && !absent(strategy.type) && typeof strategy.type !== 'string')
+    return mustBe('spec.topology.scheduleStrategy.type', 'string', strategy.type);
+  const subsets = topology.subsets;
+  if (absent(subsets)) return undefined;
+  if (!Array.isArray(subsets)) return mustBe('spec.topology.subsets', 'array', subsets);
+  for (let i = 0; i < subsets.length; i++) {
+    const at = `spec.topology.subsets[${i}]`;
+    const sub = subsets[i];
+    if (!isRecord(sub)) return mustBe(at, 'object', sub);
+    if (typeof sub.name !== 'string') return mustBe(`${at}.name`, 'string', sub.name);
+    for (const f of ['replicas', 'minReplicas', 'maxReplicas'])
+      if (!absent(sub[f]) && !isIntOrString(sub[f])) return mustBe(`${at}.${f}`, 'integer,string', sub[f]);
+  }
+  return undefined;
+}
+
+/**
+ * The entries of `existing` that are subsets with an integer `specReplicas` and an object status
+ * (the map itself when all are).
+ */
+function wellFormedExisting(existing: ExistingSubsets): Record<string, ExistingSubset> {
+  if (existing === null || typeof existing !== 'object' || Array.isArray(existing)) return {};
+  const ok = (s: unknown) => {
+    if (s === null || typeof s !== 'object') return false;
+    const { specReplicas, status } = s as { specReplicas?: unknown; status?: unknown };
+    return (
+      Number.isSafeInteger(specReplicas) &&
+      (status === undefined || (status !== null && typeof status === 'object'))
+    );
+  };
+  const names = Object.keys(existing);
+  if (names.every((n) => ok(existing[n]))) return existing;
+  const kept: Record<string, ExistingSubset> = {};
+  for (const n of names) if (ok(existing[n])) kept[n] = existing[n];
+  return kept;
 }
 
 function has(map: Record<string, ExistingSubset>, name: string): boolean {

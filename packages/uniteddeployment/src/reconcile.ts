@@ -5,11 +5,13 @@ import type { KubeObject, UnitedDeploymentStatus } from '@kruise-ts/api';
 import {
   type Action,
   formatFieldError,
+  type InputShape,
   parseTime,
   type ReconcileOptions,
   type ReconcileResult,
   refOf,
   withDistinctObserved,
+  withWellFormedInput,
 } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
@@ -119,14 +121,49 @@ class DurationStore {
  */
 export function reconcileUnitedDeployment(
   input: ReconcileUnitedDeploymentInput,
-  _options?: ReconcileOptions,
+  options?: ReconcileOptions,
 ): ReconcileResult<UnitedDeploymentStatus> {
-  return withDistinctObserved(
+  return withWellFormedInput(
     input,
-    OBSERVED_LISTS,
-    (i) => (i.unitedDeployment?.metadata ? refOf(i.unitedDeployment) : undefined),
-    reconcileDistinct,
+    INPUT_SHAPE,
+    options?.structureCache,
+    (i) => refOf(i.unitedDeployment),
+    (errors) => ({
+      actions: [],
+      status: {
+        readyReplicas: 0,
+        replicas: 0,
+        updatedReplicas: 0,
+        updatedReadyReplicas: 0,
+        currentRevision: '',
+      },
+      errors,
+    }),
+    (screened) =>
+      withDistinctObserved(
+        screened,
+        OBSERVED_LISTS,
+        (i) => (i.unitedDeployment?.metadata ? refOf(i.unitedDeployment) : undefined),
+        reconcileDistinct,
+      ),
   );
+}
+
+/** The input's shape: observed objects that do not fit their kind are skipped (core.md §10.1). */
+const INPUT_SHAPE: InputShape = {
+  workload: 'unitedDeployment',
+  lists: { subsets: subsetKind, pods: 'Pod', revisions: 'ControllerRevision' },
+  required: ['subsets', 'pods'],
+  times: ['now'],
+};
+
+/**
+ * The schema a subset workload is checked against: the Kruise kinds' own; an apps/v1 workload
+ * (StatefulSet, Deployment, ReplicaSet), which checkStructure has no schema for, by its metadata.
+ */
+function subsetKind(obj: Record<string, unknown>): string | undefined {
+  const group = typeof obj.apiVersion === 'string' ? obj.apiVersion.split('/')[0] : '';
+  return group === 'apps.kruise.io' && typeof obj.kind === 'string' ? obj.kind : undefined;
 }
 
 /** The observed lists of the input, each reduced to one copy per object first (core `dedupeObserved`). */

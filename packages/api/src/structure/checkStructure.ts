@@ -32,11 +32,27 @@ export const structureBuiltinKinds: Readonly<Record<string, string>> = {
 export interface StructureCache {
   /** Per object, per `<kind>/<observed>/<admission>`: the errors found. */
   readonly results: WeakMap<object, Map<string, readonly StructureError[]>>;
+  /**
+   * Subtrees found clean, per walk mode (`<observed>/<admission>/<nameIsLabel>`, at most eight),
+   * per schema node: a new version of a pod whose status changed shares its unchanged `spec`
+   * (by identity) with the version before, and that subtree is not walked again.
+   */
+  readonly cleanSubtrees: Map<string, WeakMap<object, WeakSet<object>>>;
 }
 
 /** A new, empty cache for checkStructure's `cache` option. */
 export function createStructureCache(): StructureCache {
-  return { results: new WeakMap() };
+  return { results: new WeakMap(), cleanSubtrees: new Map() };
+}
+
+/** The clean-subtree memory of one walk mode (created on first use). */
+function cleanSubtreesFor(cache: StructureCache, mode: string): WeakMap<object, WeakSet<object>> {
+  let m = cache.cleanSubtrees.get(mode);
+  if (!m) {
+    m = new WeakMap();
+    cache.cleanSubtrees.set(mode, m);
+  }
+  return m;
 }
 
 /** Options of checkStructure. */
@@ -93,7 +109,13 @@ function rootSchema(kind: string, apiVersion: unknown): { schema?: JSONSchema; e
   return { schema: kindSchema(kind, (wanted ?? storage).name), errors };
 }
 
-function check(kind: string, object: unknown, observed: boolean, admission: boolean): StructureError[] {
+function check(
+  kind: string,
+  object: unknown,
+  observed: boolean,
+  admission: boolean,
+  cache: StructureCache | undefined,
+): StructureError[] {
   if (!isRecord(object)) return [typeError('', 'object', object)];
   const { schema, errors } = rootSchema(kind, object.apiVersion);
   if (!schema) return errors;
@@ -109,7 +131,12 @@ function check(kind: string, object: unknown, observed: boolean, admission: bool
           },
         }
       : schema;
-  walk(object, root, '', { errors, observed, admission, nameIsLabel: kind === 'Namespace' });
+  const nameIsLabel = kind === 'Namespace';
+  const clean = cache && {
+    mode: cleanSubtreesFor(cache, `${observed}/${admission}/${nameIsLabel}`),
+    observedMode: cleanSubtreesFor(cache, `true/${admission}/${nameIsLabel}`),
+  };
+  walk(object, root, '', { errors, observed, admission, nameIsLabel, clean: clean || undefined });
   return errors;
 }
 
@@ -145,7 +172,7 @@ export function checkStructure(
   }
   let errors: StructureError[];
   try {
-    errors = check(kind, object, observed, admission);
+    errors = check(kind, object, observed, admission, cache);
   } catch {
     // Not reachable with JSON; a getter that throws or a Proxy is answered, not propagated.
     errors = [invalidError('', '<unreadable>', 'the object could not be read as JSON')];

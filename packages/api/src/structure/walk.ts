@@ -35,6 +35,14 @@ export interface WalkContext {
   admission: boolean;
   /** The root is a Namespace, whose name is a DNS-1123 label. */
   nameIsLabel: boolean;
+  /**
+   * Subtrees already found clean (StructureCache.cleanSubtrees), for this walk's mode and for
+   * the observed mode the root's `status` is walked in; absent without a cache.
+   */
+  clean?: {
+    mode: WeakMap<object, WeakSet<object>>;
+    observedMode: WeakMap<object, WeakSet<object>>;
+  };
 }
 
 const INT32_MIN = -2147483648;
@@ -124,7 +132,11 @@ function checkObject(value: Record<string, unknown>, s: JSONSchema, path: string
     if (path === '' && key === 'status' && !ctx.observed && props && Object.hasOwn(props, key)) {
       // Status is written by controllers and the kubelet, not by the user: checked for types and
       // ranges, but fields and enum values of a newer writer are let through.
-      walk(v, props[key], at, { ...ctx, observed: true });
+      walk(v, props[key], at, {
+        ...ctx,
+        observed: true,
+        clean: ctx.clean && { mode: ctx.clean.observedMode, observedMode: ctx.clean.observedMode },
+      });
     } else if (props && Object.hasOwn(props, key)) walk(v, props[key], at, ctx);
     else if (additional) walk(v, additional, at, ctx);
     else if (!open && !ctx.observed && !ctx.admission) ctx.errors.push(unknownFieldError(at));
@@ -142,6 +154,30 @@ function checkObject(value: Record<string, unknown>, s: JSONSchema, path: string
  * `metadata` is the root object's own, whose name and namespace are checked too.
  */
 export function walk(value: unknown, schema: JSONSchema, path: string, ctx: WalkContext): void {
+  // A subtree below the root's own level (whose checks depend on the path: the root's status and
+  // metadata) is judged by its content alone, so a clean one met again by identity is skipped.
+  const memo =
+    ctx.clean !== undefined &&
+    value !== null &&
+    typeof value === 'object' &&
+    path !== '' &&
+    path !== 'metadata'
+      ? ctx.clean.mode
+      : undefined;
+  if (memo?.get(schema)?.has(value as object)) return;
+  const before = ctx.errors.length;
+  walkNode(value, schema, path, ctx);
+  if (memo && ctx.errors.length === before) {
+    let seen = memo.get(schema);
+    if (!seen) {
+      seen = new WeakSet();
+      memo.set(schema, seen);
+    }
+    seen.add(value as object);
+  }
+}
+
+function walkNode(value: unknown, schema: JSONSchema, path: string, ctx: WalkContext): void {
   let s = schema;
   const ref = s.$ref;
   if (ref !== undefined) {

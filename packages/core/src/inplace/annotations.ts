@@ -14,6 +14,7 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { compareStringsBytewise } from '../jsonDiff';
 import { goJsonStringify } from '../strategicMerge';
+import { IN_PLACE_DECODE_MEMO_SIZE, type InPlaceCache } from './cache';
 import { isEmptyMap } from './internal';
 
 /** A decode result: the value, or an error message naming what is wrong. */
@@ -87,20 +88,20 @@ function mapValues<V, W>(m: Record<string, V>, f: (v: V) => W): Record<string, W
  * (`null` when zero), `lastContainerStatuses` (`null` when never set), the three `update*`
  * flags (omitted when false), the `next*` maps, `preCheckBeforeNext` and
  * `containerBatchesRecord` (omitted when empty). Map keys are sorted, strings escaped as Go does.
+ * With a `cache` ({@link InPlaceCache}) a state equal to the last one encoded reuses its text.
  */
-export function encodeInPlaceUpdateState(state: InPlaceUpdateState): string {
+export function encodeInPlaceUpdateState(state: InPlaceUpdateState, cache?: InPlaceCache): string {
+  if (cache === undefined) return encodeStateText(state);
   // The pods of one update wave carry equal states (same revision, timestamp, image IDs and
-  // batch record): the last state encoded is kept as a private snapshot, and a state equal to
-  // it in every encoded field returns the same text without re-escaping it.
-  if (lastEncoded !== undefined && sameEncodedState(lastEncoded.state, state)) return lastEncoded.text;
+  // batch record): the cache keeps the last state encoded as a private snapshot, and a state
+  // equal to it in every encoded field returns the same text without re-escaping it.
+  const last = cache.lastEncoded;
+  if (last !== undefined && sameEncodedState(last.state, state)) return last.text;
   const text = encodeStateText(state);
   if (isEmptyMap(state.nextContainerRefMetadata) && isEmptyMap(state.nextContainerResources))
-    lastEncoded = { state: structuredClone(state), text };
+    cache.lastEncoded = { state: structuredClone(state), text };
   return text;
 }
-
-/** The last state {@link encodeInPlaceUpdateState} encoded (a private deep copy) and its text. */
-let lastEncoded: { state: InPlaceUpdateState; text: string } | undefined;
 
 /**
  * Do `a` (a memo snapshot without `nextContainerRefMetadata`/`nextContainerResources`) and `b`
@@ -236,22 +237,22 @@ function checkType(
 /**
  * Parses the JSON of an InPlaceUpdateState. Missing fields take their zero values and unknown
  * fields are ignored (2.7.1); a non-object or a field of the wrong type is an error, as Go's
- * decoder reports it.
+ * decoder reports it. With a `cache` ({@link InPlaceCache}) a text parsed before returns the same
+ * (deep-frozen) result.
  */
-export function decodeInPlaceUpdateState(text: string): Decoded<InPlaceUpdateState> {
+export function decodeInPlaceUpdateState(text: string, cache?: InPlaceCache): Decoded<InPlaceUpdateState> {
+  if (cache === undefined) return parseInPlaceUpdateState(text);
   // Pods updated in one wave carry the same state text (same revision, timestamp and image
-  // IDs), and every reconcile re-reads it: memoise the parse. Results are deep-frozen, so a
-  // shared result cannot be changed by one caller under another.
-  const hit = decodedStates.get(text);
+  // IDs), and every reconcile re-reads it: the cache keeps the parse. Results are deep-frozen,
+  // so a shared result cannot be changed by one caller under another.
+  const memo = cache.decodedStates;
+  const hit = memo.get(text);
   if (hit !== undefined) return hit;
   const r = parseInPlaceUpdateState(text);
-  if (decodedStates.size >= DECODE_MEMO_SIZE) decodedStates.clear();
-  decodedStates.set(text, deepFreeze(r));
+  if (memo.size >= IN_PLACE_DECODE_MEMO_SIZE) memo.clear();
+  memo.set(text, deepFreeze(r));
   return r;
 }
-
-const DECODE_MEMO_SIZE = 256;
-const decodedStates = new Map<string, Decoded<InPlaceUpdateState>>();
 
 function deepFreeze<T>(v: T): T {
   if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
@@ -317,9 +318,12 @@ export function getInPlaceUpdateStateText(pod: Pod): string | undefined {
 }
 
 /** Reads and parses the pod's state annotation; `undefined` when the pod has none. */
-export function readInPlaceUpdateState(pod: Pod): Decoded<InPlaceUpdateState> | undefined {
+export function readInPlaceUpdateState(
+  pod: Pod,
+  cache?: InPlaceCache,
+): Decoded<InPlaceUpdateState> | undefined {
   const text = getInPlaceUpdateStateText(pod);
-  return text === undefined ? undefined : decodeInPlaceUpdateState(text);
+  return text === undefined ? undefined : decodeInPlaceUpdateState(text, cache);
 }
 
 // ---- 2.7.2 grace --------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // and inPlaceRefresh hand back with a new pod, so callers build the merge patch without visiting
 // the pod's untouched keys. Private to the protocol (not re-exported by index.ts).
 import type { InPlaceUpdateSpec } from '@kruise-ts/api';
+import type { InPlaceCache } from './cache';
 import { mergePodChangeHints, type PodChangeHint } from './diff';
 
 /** Everywhere: what a metadata patch or an unknown mutator may touch. */
@@ -23,28 +24,33 @@ export function changesOfUpdate(
   opts: { readonly extraMutator?: unknown; readonly extraMutatorChanges?: PodChangeHint },
   batchApplied: boolean,
   conditionsWritten: boolean,
+  cache: InPlaceCache | undefined,
 ): PodChangeHint {
   if (spec.metaDataPatch) return ANYWHERE;
-  // four combinations per mutator hint: built once each, shared (hints are read-only)
   const extra = opts.extraMutator ? (opts.extraMutatorChanges ?? ANYWHERE) : LABELS_ANNOTATIONS;
-  let memo = changesMemo.get(extra);
+  if (cache === undefined) return mergedChanges(extra, batchApplied, conditionsWritten);
+  // four combinations per mutator hint: built once each, shared (hints are read-only)
+  let memo = cache.updateChanges.get(extra);
   if (memo === undefined) {
     memo = [];
-    changesMemo.set(extra, memo);
+    cache.updateChanges.set(extra, memo);
   }
   const i = (batchApplied ? 1 : 0) + (conditionsWritten ? 2 : 0);
-  let h = memo[i];
-  if (h === undefined) {
-    h = mergePodChangeHints(LABELS_ANNOTATIONS, extra);
-    if (batchApplied) h = mergePodChangeHints(h, CONTAINERS);
-    if (conditionsWritten) h = mergePodChangeHints(h, CONDITIONS);
-    memo[i] = h;
-  }
-  return h;
+  memo[i] ??= mergedChanges(extra, batchApplied, conditionsWritten);
+  return memo[i];
 }
 
-/** {@link changesOfUpdate}'s results per extra-mutator hint (a weak memo: no state kept alive). */
-const changesMemo = new WeakMap<PodChangeHint, PodChangeHint[]>();
+/** The labels and annotations, `extra`, and the containers and conditions when written. */
+function mergedChanges(
+  extra: PodChangeHint,
+  batchApplied: boolean,
+  conditionsWritten: boolean,
+): PodChangeHint {
+  let h = mergePodChangeHints(LABELS_ANNOTATIONS, extra);
+  if (batchApplied) h = mergePodChangeHints(h, CONTAINERS);
+  if (conditionsWritten) h = mergePodChangeHints(h, CONDITIONS);
+  return h;
+}
 
 /** What a container batch (2.4) without a metadata patch writes: labels, annotations, containers. */
 export const BATCH_CHANGES: PodChangeHint = mergePodChangeHints(LABELS_ANNOTATIONS, CONTAINERS);

@@ -10,6 +10,7 @@ import type { Container, ContainerStatus, Pod } from 'kubernetes-types/core/v1.j
 import { type FeatureGates, resolveFeatureGates } from '../featureGates';
 import { quantityEquals } from '../quantity';
 import { hasInPlaceUpdateGrace, readInPlaceUpdateState, readRuntimeContainersMeta } from './annotations';
+import type { InPlaceCache } from './cache';
 import { hasReadinessGate, isEmptyMap } from './internal';
 
 /** Which kruise-daemon hash a consistency check compares (R2.6.3). */
@@ -37,6 +38,8 @@ export interface CompletionCheckOptions {
    * set this to require it as kruise does.
    */
   strictEnvFromMetadata?: boolean;
+  /** Remembers decoded state annotations between calls ({@link InPlaceCache}); optional. */
+  cache?: InPlaceCache;
 }
 
 /** A completion verdict; `reason` says why not. */
@@ -52,7 +55,7 @@ const notDone = (reason: string): CompletionResult => ({ completed: false, reaso
  */
 export function checkPodUpdateCompleted(pod: Pod, opts: CompletionCheckOptions = {}): CompletionResult {
   if (hasInPlaceUpdateGrace(pod)) return notDone('in-place update is still in its grace period');
-  const decoded = readInPlaceUpdateState(pod);
+  const decoded = readInPlaceUpdateState(pod, opts.cache);
   if (decoded === undefined) return DONE;
   if (!decoded.ok) return notDone(decoded.error);
   const state = decoded.value;

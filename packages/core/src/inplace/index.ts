@@ -1,5 +1,6 @@
 // The in-place update protocol (docs/reference/core.md §1, §2): re-exports of inplace/*.ts.
 export * from './annotations';
+export * from './cache';
 export * from './calculate';
 export * from './completion';
 export * from './diff';

@@ -12,6 +12,7 @@ import { type FeatureGates, resolveFeatureGates } from '../featureGates';
 import { extend } from '../objects';
 import { applyStrategicMergePatch } from '../strategicMerge';
 import { encodeInPlaceUpdateState } from './annotations';
+import type { InPlaceCache } from './cache';
 import { formatTime, isEmptyMap, type Now, sortedNames } from './internal';
 
 /**
@@ -44,7 +45,7 @@ export interface PatchSpecResult {
   error?: string;
 }
 
-const RESIZABLE = new Set(['cpu', 'memory']);
+const RESIZABLE: ReadonlySet<string> = new Set(['cpu', 'memory']);
 
 /**
  * Applies one container batch of an in-place update (docs/reference/core.md 2.4) and returns the new pod
@@ -68,8 +69,9 @@ export function patchSpecToPod(
   state: InPlaceUpdateState,
   now: Now,
   featureGates?: Partial<FeatureGates>,
+  cache?: InPlaceCache,
 ): PatchSpecResult {
-  return applyContainerBatch(pod, spec, state, now, featureGates, false);
+  return applyContainerBatch(pod, spec, state, now, featureGates, false, cache);
 }
 
 /**
@@ -84,6 +86,7 @@ export function applyContainerBatch(
   now: Now,
   featureGates: Partial<FeatureGates> | undefined,
   ownsMetadata: boolean,
+  cache: InPlaceCache | undefined,
 ): PatchSpecResult {
   const gates = resolveFeatureGates(featureGates);
   // Copy-on-write (no deep clones): the state and pod are copied shallowly, and every nested
@@ -185,7 +188,7 @@ export function applyContainerBatch(
     ...(st.containerBatchesRecord ?? []),
     { timestamp: formatTime(now), containers: names },
   ];
-  annotations[ANNOTATION_INPLACE_UPDATE_STATE] = encodeInPlaceUpdateState(st); // step 12
+  annotations[ANNOTATION_INPLACE_UPDATE_STATE] = encodeInPlaceUpdateState(st, cache); // step 12
   return { pod: p, state: st };
 }
 

@@ -25,6 +25,7 @@ import {
   getInPlaceUpdateGraceText,
   getInPlaceUpdateStateText,
 } from './annotations';
+import type { InPlaceCache } from './cache';
 import { cachedInPlaceUpdateSpec, type InPlaceUpdateSpecCache } from './calculate';
 import { ANNOTATIONS, ANYWHERE, BATCH_CHANGES, CONDITIONS, changesOfUpdate } from './changes';
 import { type CompletionCheckOptions, containersUpdateCompleted, needsBeUnready } from './completion';
@@ -119,6 +120,11 @@ export interface InPlaceUpdateOptions {
    * {@link InPlaceUpdateSpecCache}); without it the spec is computed on every call.
    */
   updateSpecCache?: InPlaceUpdateSpecCache;
+  /**
+   * Remembers state texts and change hints across calls and reconciles ({@link InPlaceCache});
+   * without it they are computed on every call, with the same results.
+   */
+  cache?: InPlaceCache;
 }
 
 /** Result of {@link inPlaceUpdate}. */
@@ -213,12 +219,12 @@ export function inPlaceUpdate(
   // this slot at once, so the text is only encoded here when it stays; the slot is still taken
   // now so the key keeps its place in the annotation order.
   annotations[ANNOTATION_INPLACE_UPDATE_STATE] =
-    spec.graceSeconds <= 0 ? '' : encodeInPlaceUpdateState(state);
+    spec.graceSeconds <= 0 ? '' : encodeInPlaceUpdateState(state, opts.cache);
   delete annotations[ANNOTATION_INPLACE_UPDATE_STATE_LEGACY];
 
   if (spec.graceSeconds <= 0) {
     // p, its metadata and annotations were copied just above: the batch writes into them
-    const r = applyContainerBatch(p, spec, state, now, gates, true);
+    const r = applyContainerBatch(p, spec, state, now, gates, true, opts.cache);
     if (r.error !== undefined) {
       return {
         inPlaceUpdate: true,
@@ -237,7 +243,7 @@ export function inPlaceUpdate(
     inPlaceUpdate: true,
     pod: p,
     updateSpec: spec,
-    changes: changesOfUpdate(spec, opts, spec.graceSeconds <= 0, statusPod !== pod),
+    changes: changesOfUpdate(spec, opts, spec.graceSeconds <= 0, statusPod !== pod, opts.cache),
   };
   if ((opts.gracePeriodSeconds ?? 0) > 0) result.delaySeconds = spec.graceSeconds; // R2.1.4
   return result;
@@ -299,7 +305,7 @@ export function inPlaceRefresh(pod: Pod, opts: InPlaceRefreshOptions): InPlaceRe
     const stateText = getInPlaceUpdateStateText(pod);
     if (stateText === undefined)
       return unchangedResult(pod, { error: 'pod has an in-place grace spec but no in-place update state' });
-    const state = decodeInPlaceUpdateState(stateText);
+    const state = decodeInPlaceUpdateState(stateText, opts.cache);
     if (!state.ok) return unchangedResult(pod); // R2.5.1.2, Appendix D.10
     const spec = grace.value;
     if (!adapter.isPodAtRevision(pod, spec.revision))
@@ -311,7 +317,7 @@ export function inPlaceRefresh(pod: Pod, opts: InPlaceRefreshOptions): InPlaceRe
     const graceMs = spec.graceSeconds * 1000;
     if (elapsedMs < graceMs)
       return unchangedResult(pod, { delaySeconds: Math.ceil((graceMs - elapsedMs) / 1000) }); // R2.5.1.4
-    const r = patchSpecToPod(pod, spec, state.value, now, gates); // R2.5.1.5
+    const r = patchSpecToPod(pod, spec, state.value, now, gates, opts.cache); // R2.5.1.5
     if (r.error !== undefined) return unchangedResult(pod, { error: r.error });
     return {
       pod: withoutGrace(r.pod),
@@ -322,7 +328,7 @@ export function inPlaceRefresh(pod: Pod, opts: InPlaceRefreshOptions): InPlaceRe
 
   const stateText = getInPlaceUpdateStateText(pod);
   if (stateText !== undefined) {
-    const decoded = decodeInPlaceUpdateState(stateText); // R2.5.2.1
+    const decoded = decodeInPlaceUpdateState(stateText, opts.cache); // R2.5.2.1
     if (!decoded.ok) return unchangedResult(pod, { error: decoded.error });
     const state = decoded.value;
     const checkOpts = opts.featureGates === gates ? opts : { ...opts, featureGates: gates };
@@ -342,7 +348,7 @@ export function inPlaceRefresh(pod: Pod, opts: InPlaceRefreshOptions): InPlaceRe
           containerResources: state.nextContainerResources ?? {},
           updateEnvFromMetadata: state.updateEnvFromMetadata === true,
         };
-        const r = patchSpecToPod(pod, spec, state, now, gates);
+        const r = patchSpecToPod(pod, spec, state, now, gates, opts.cache);
         if (r.error !== undefined) return unchangedResult(pod, { error: r.error });
         return { pod: r.pod, changed: true, changes: BATCH_CHANGES };
       }

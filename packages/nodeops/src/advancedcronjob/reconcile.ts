@@ -7,7 +7,15 @@ import {
   type KubeObject,
   setDefaultsAdvancedCronJob,
 } from '@kruise-ts/api';
-import { type Action, invalid, type ReconcileOptions, type ReconcileResult, refOf } from '@kruise-ts/core';
+import {
+  type Action,
+  type InputShape,
+  invalid,
+  type ReconcileOptions,
+  type ReconcileResult,
+  refOf,
+  withWellFormedInput,
+} from '@kruise-ts/core';
 import { resolveDefaultZone } from '../cron/zone';
 import { nowMillis, sameJSON, seconds, timeMillis } from '../util';
 import {
@@ -73,6 +81,37 @@ export interface AdvancedCronJobControllerState {
 export function reconcileAdvancedCronJob(
   input: ReconcileAdvancedCronJobInput,
   options: ReconcileAdvancedCronJobOptions = {},
+): ReconcileResult<AdvancedCronJobStatus> {
+  return withWellFormedInput(
+    input,
+    INPUT_SHAPE,
+    options?.structureCache,
+    (i) => refOf(i.advancedCronJob as KubeObject),
+    (errors) => ({ actions: [], status: {}, errors }),
+    (screened) => reconcileAdvancedCronJobChecked(screened, options),
+  );
+}
+
+/** The input's shape: observed objects that do not fit their kind are skipped (core.md §10.1). */
+const INPUT_SHAPE: InputShape = {
+  workload: 'advancedCronJob',
+  lists: { children: kruiseKindOrMetadata },
+  required: ['children'],
+};
+
+/**
+ * The schema a child is checked against: a Kruise kind's own (BroadcastJob, ImageListPullJob); a
+ * batch/v1 Job, which checkStructure has no schema for, by its metadata.
+ */
+function kruiseKindOrMetadata(obj: Record<string, unknown>): string | undefined {
+  const group = typeof obj.apiVersion === 'string' ? obj.apiVersion.split('/')[0] : '';
+  return group === 'apps.kruise.io' && typeof obj.kind === 'string' ? obj.kind : undefined;
+}
+
+/** {@link reconcileAdvancedCronJob} on an input held to its shape. */
+function reconcileAdvancedCronJobChecked(
+  input: ReconcileAdvancedCronJobInput,
+  options: ReconcileAdvancedCronJobOptions,
 ): ReconcileResult<AdvancedCronJobStatus> {
   const raw = input.advancedCronJob;
   const prev: AdvancedCronJobStatus = raw?.status ?? {};

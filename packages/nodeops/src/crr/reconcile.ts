@@ -9,18 +9,21 @@ import {
   type ContainerRecreateRequest,
   type ContainerRecreateRequestStatus,
   FINALIZER_CRR_UNREADY_ACQUIRED,
+  type KubeObject,
   LABEL_CRR_ACTIVE,
   LABEL_CRR_POD_UID,
 } from '@kruise-ts/api';
 import {
   type Action,
   addNotReadyKey,
+  type InputShape,
   invalid,
   type PodReadinessMessage,
   type ReconcileOptions,
   type ReconcileResult,
   refOf,
   removeNotReadyKey,
+  withWellFormedInput,
 } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { minDefined, nowMillis, rfc3339, seconds, timeMillis } from '../util';
@@ -170,6 +173,27 @@ function acquireNotReady(crr: ContainerRecreateRequest, pod: Pod, now: string): 
 export function reconcileContainerRecreateRequest(
   input: ReconcileContainerRecreateRequestInput,
   options: ReconcileContainerRecreateRequestOptions = {},
+): ReconcileResult<ContainerRecreateRequestStatus> {
+  return withWellFormedInput(
+    input,
+    INPUT_SHAPE,
+    options?.structureCache,
+    (i) => refOf(i.containerRecreateRequest as KubeObject),
+    (errors) => ({ actions: [], status: {}, errors }),
+    (screened) => reconcileContainerRecreateRequestChecked(screened, options),
+  );
+}
+
+/** The input's shape: observed objects that do not fit their kind are skipped (core.md §10.1). */
+const INPUT_SHAPE: InputShape = {
+  workload: 'containerRecreateRequest',
+  singles: { pod: 'Pod' },
+};
+
+/** {@link reconcileContainerRecreateRequest} on an input held to its shape. */
+function reconcileContainerRecreateRequestChecked(
+  input: ReconcileContainerRecreateRequestInput,
+  options: ReconcileContainerRecreateRequestOptions,
 ): ReconcileResult<ContainerRecreateRequestStatus> {
   const crr = input.containerRecreateRequest;
   const prev: ContainerRecreateRequestStatus = crr?.status ?? {};

@@ -6,16 +6,19 @@ import {
   type ImageListPullJobStatus,
   type ImagePullJob,
   type ImagePullJobTemplate,
+  type KubeObject,
   LABEL_CONTROLLER_REVISION_HASH,
   setDefaultsImageListPullJob,
 } from '@kruise-ts/api';
 import {
   type Action,
   computeHash,
+  type InputShape,
   invalid,
   type ReconcileOptions,
   type ReconcileResult,
   refOf,
+  withWellFormedInput,
 } from '@kruise-ts/core';
 import { validateImageListPullJob } from '../imagepulljob/validation';
 import {
@@ -157,7 +160,29 @@ function newChild(
  */
 export function reconcileImageListPullJob(
   input: ReconcileImageListPullJobInput,
-  _options: ReconcileOptions = {},
+  options: ReconcileOptions = {},
+): ReconcileResult<ImageListPullJobStatus> {
+  return withWellFormedInput(
+    input,
+    INPUT_SHAPE,
+    options?.structureCache,
+    (i) => refOf(i.imageListPullJob as KubeObject),
+    (errors) => ({ actions: [], status: { desired: 0 }, errors }),
+    (screened) => reconcileImageListPullJobChecked(screened, options),
+  );
+}
+
+/** The input's shape: observed objects that do not fit their kind are skipped (core.md §10.1). */
+const INPUT_SHAPE: InputShape = {
+  workload: 'imageListPullJob',
+  lists: { imagePullJobs: 'ImagePullJob' },
+  required: ['imagePullJobs'],
+};
+
+/** {@link reconcileImageListPullJob} on an input held to its shape. */
+function reconcileImageListPullJobChecked(
+  input: ReconcileImageListPullJobInput,
+  _options: ReconcileOptions,
 ): ReconcileResult<ImageListPullJobStatus> {
   const raw = input.imageListPullJob;
   const prev: ImageListPullJobStatus = raw?.status ?? { desired: 0 };

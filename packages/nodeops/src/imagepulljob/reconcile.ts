@@ -6,10 +6,19 @@ import {
   type ImagePullJob,
   type ImagePullJobStatus,
   KRUISE_DAEMON_CONFIG_NAMESPACE,
+  type KubeObject,
   type NodeImage,
   setDefaultsImagePullJob,
 } from '@kruise-ts/api';
-import { type Action, invalid, type ReconcileOptions, type ReconcileResult, refOf } from '@kruise-ts/core';
+import {
+  type Action,
+  type InputShape,
+  invalid,
+  type ReconcileOptions,
+  type ReconcileResult,
+  refOf,
+  withWellFormedInput,
+} from '@kruise-ts/core';
 import type { Namespace, Pod, Secret } from 'kubernetes-types/core/v1.js';
 import { nowMillis, rfc3339, rngFor, sameJSON, seconds, timeMillis } from '../util';
 import { syncPullSecrets } from './secrets';
@@ -89,6 +98,28 @@ function finalize(job: ImagePullJob, secrets: readonly Secret[], daemonNs: strin
 export function reconcileImagePullJob(
   input: ReconcileImagePullJobInput,
   options: ReconcileImagePullJobOptions = {},
+): ReconcileResult<ImagePullJobStatus> {
+  return withWellFormedInput(
+    input,
+    INPUT_SHAPE,
+    options?.structureCache,
+    (i) => refOf(i.imagePullJob as KubeObject),
+    (errors) => ({ actions: [], status: { desired: 0 }, errors }),
+    (screened) => reconcileImagePullJobChecked(screened, options),
+  );
+}
+
+/** The input's shape: observed objects that do not fit their kind are skipped (core.md §10.1). */
+const INPUT_SHAPE: InputShape = {
+  workload: 'imagePullJob',
+  lists: { nodeImages: 'NodeImage', pods: 'Pod', secrets: () => undefined, namespaces: 'Namespace' },
+  required: ['nodeImages'],
+};
+
+/** {@link reconcileImagePullJob} on an input held to its shape. */
+function reconcileImagePullJobChecked(
+  input: ReconcileImagePullJobInput,
+  options: ReconcileImagePullJobOptions,
 ): ReconcileResult<ImagePullJobStatus> {
   const raw = input.imagePullJob;
   const prev = normalizeImagePullJobStatus(raw?.status);

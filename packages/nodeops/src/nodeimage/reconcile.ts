@@ -7,11 +7,20 @@ import {
   type ImagePullJob,
   type ImageStatus,
   type ImageTagStatus,
+  type KubeObject,
   LABEL_FAKE_NODEIMAGE,
   type NodeImage,
   type NodeImageStatus,
 } from '@kruise-ts/api';
-import { type Action, invalid, type ReconcileOptions, type ReconcileResult, refOf } from '@kruise-ts/core';
+import {
+  type Action,
+  type InputShape,
+  invalid,
+  type ReconcileOptions,
+  type ReconcileResult,
+  refOf,
+  withWellFormedInput,
+} from '@kruise-ts/core';
 import type { Node, ObjectReference } from 'kubernetes-types/core/v1.js';
 import {
   byString,
@@ -253,6 +262,27 @@ export function superviseNodeImageStatus(
 export function reconcileNodeImage(
   input: ReconcileNodeImageInput,
   options: ReconcileNodeImageOptions = {},
+): ReconcileResult<NodeImageStatus> {
+  return withWellFormedInput(
+    input,
+    INPUT_SHAPE,
+    options?.structureCache,
+    (i) => (i.nodeImage ? refOf(i.nodeImage as unknown as KubeObject) : undefined),
+    (errors) => ({ actions: [], status: { desired: 0 }, errors }),
+    (screened) => reconcileNodeImageChecked(screened, options),
+  );
+}
+
+/** The input's shape: observed objects that do not fit their kind are skipped (core.md §10.1). */
+const INPUT_SHAPE: InputShape = {
+  lists: { imagePullJobs: 'ImagePullJob' },
+  singles: { node: 'Node', nodeImage: 'NodeImage' },
+};
+
+/** {@link reconcileNodeImage} on an input held to its shape. */
+function reconcileNodeImageChecked(
+  input: ReconcileNodeImageInput,
+  options: ReconcileNodeImageOptions,
 ): ReconcileResult<NodeImageStatus> {
   const ni = input.nodeImage;
   const prev: NodeImageStatus = ni?.status ?? { desired: 0 };

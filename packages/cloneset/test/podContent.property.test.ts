@@ -1,5 +1,5 @@
-// The fact table and its per-pod memo (src/podMemo.ts) against the §4 predicates read straight
-// from the pods: the same answers on first sight of a pod, when the memo already holds it,
+// The fact table and the per-pod content facts (src/podContent.ts) against the §4 predicates read
+// straight from the pods: the same answers on first sight of a pod, from facts read before,
 // for new objects with the same content, and for a specified-delete predicate the table does
 // not know (it must call it).
 import { CONDITION_INPLACE_UPDATE_READY } from '@kruise-ts/api';
@@ -9,7 +9,7 @@ import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { computePodFacts, isInPlaceRefreshNoop, isRefreshNoop, type PodFacts } from '../src/facts';
 import { lazyUpdateOrder } from '../src/order';
-import { memoisedActivePodsKey, podContentFacts } from '../src/podMemo';
+import { memoisedActivePodsKey, readPodContentFacts } from '../src/podContent';
 import { hashEquals, isCloneSetPodAvailable, specifiedDeleteChecker, updateReady } from '../src/predicates';
 import { makeCloneSet } from './builders';
 
@@ -126,8 +126,8 @@ function tableRow(f: PodFacts, i: number) {
 const minReady = fc.constantFrom(0, 5, 30);
 const podsToDelete = fc.subarray(['p-0', 'p-2']);
 
-describe('computePodFacts with the per-pod memo equals the §4 predicates', () => {
-  it('on first sight, from the memo, for new objects with the same content, and through an unknown predicate', () => {
+describe('computePodFacts from the per-pod content facts equals the §4 predicates', () => {
+  it('on first sight, again, for new objects with the same content, and through an unknown predicate', () => {
     fc.assert(
       fc.property(fc.array(pod, { maxLength: 8 }), minReady, podsToDelete, (pods0, min, names) => {
         const pods = deepFreeze(pods0);
@@ -136,10 +136,10 @@ describe('computePodFacts with the per-pod memo equals the §4 predicates', () =
         const expected = pods.map((p) => expectedFacts(p, checker, min));
         const rows = (f: PodFacts) => pods.map((_, i) => tableRow(f, i));
         expect(rows(computePodFacts(pods, REVISION, checker, min, NOW_MS))).toEqual(expected); // first sight
-        expect(rows(computePodFacts(pods, REVISION, checker, min, NOW_MS))).toEqual(expected); // memo
+        expect(rows(computePodFacts(pods, REVISION, checker, min, NOW_MS))).toEqual(expected); // again
         const copies = pods.map((p) => ({ ...p }));
         expect(rows(computePodFacts(copies, REVISION, checker, min, NOW_MS))).toEqual(expected);
-        const contents = pods.map(podContentFacts);
+        const contents = pods.map(readPodContentFacts);
         expect(rows(computePodFacts(pods, REVISION, checker, min, NOW_MS, contents))).toEqual(expected);
         const unknown = (p: Pod) => checker(p); // not made by specifiedDeleteChecker: called per pod
         expect(rows(computePodFacts(pods, REVISION, unknown, min, NOW_MS))).toEqual(expected);
@@ -152,9 +152,9 @@ describe('computePodFacts with the per-pod memo equals the §4 predicates', () =
       fc.property(pod, (p0) => {
         const p = deepFreeze(p0);
         const time = memoizedTimeParser();
-        const f = podContentFacts(p);
+        const f = readPodContentFacts(p);
         expect(memoisedActivePodsKey(f, p, time)).toEqual(activePodsKey(p));
-        expect(memoisedActivePodsKey(f, p, time)).toBe(memoisedActivePodsKey(podContentFacts(p), p, time));
+        expect(memoisedActivePodsKey(f, p, time)).toBe(memoisedActivePodsKey(f, p, time)); // kept in the facts
       }),
     );
   });

@@ -1,14 +1,13 @@
 // What a pod's own content says for the CloneSet rules (§1 step 4, §4, §9.2, §9.3.1, §10.4
-// no-op test), memoised per pod object across reconciles. A reconcile reads every pod; between
-// two reconciles most pods are the very same objects (the simulator's store and an informer
-// cache hand out unchanged objects again), so re-reading their labels, annotations and
-// conditions — cache misses, not computation, at 10k pods — is replaced by one WeakMap lookup.
+// no-op test), read in one pass. A reconcile reads every pod; between two reconciles most pods
+// are the very same objects (the simulator's store and an informer cache hand out unchanged
+// objects again), so the CloneSet cache (cache.ts) keeps these facts with the previous listing
+// (ownership.ts) and an unchanged pod object is not read again.
 //
 // Sound because inputs are immutable (the package's contract: pure functions never mutate
 // their inputs and callers never mutate objects they passed; the tests deep-freeze them): a
-// pod object always has the same content, and any change to a pod is a new object. The memo
-// holds only facts of the pod itself, never of the CloneSet, a revision or `now` (the listing
-// class, which depends on the CloneSet, is kept with the previous listing in ownership.ts).
+// pod object always has the same content, and any change to a pod is a new object. The facts
+// are of the pod itself, never of the CloneSet, a revision or `now`.
 import {
   ANNOTATION_INPLACE_UPDATE_GRACE,
   ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY,
@@ -88,18 +87,6 @@ export function memoisedActivePodsKey(
 ): ActivePodsKey {
   f.orderKey ??= activePodsKey(pod, time);
   return f.orderKey;
-}
-
-const memo = new WeakMap<Pod, PodContentFacts>();
-
-/** The content facts of a pod, computed on first sight of the pod object and memoised. */
-export function podContentFacts(pod: Pod): PodContentFacts {
-  let f = memo.get(pod);
-  if (f === undefined) {
-    f = readPodContentFacts(pod);
-    memo.set(pod, f);
-  }
-  return f;
 }
 
 /**

@@ -1,0 +1,39 @@
+// An explicit cache of what pods' SidecarSet hash annotations say (SS-4.7.2), owned and passed
+// in by the caller: a controller that keeps one across reconciles parses each distinct
+// annotation text once instead of once per pod per reconcile. It changes no answer: without one,
+// each reconcile makes its own (so pods that share a text are still parsed once per round).
+
+import { hashesOfAnnotation } from './annotations';
+
+/** Entries kept before the cache starts afresh: distinct texts, not pods (pods share texts). */
+const DEFAULT_MAX_ENTRIES = 65_536;
+
+/**
+ * Memo of the SidecarSet name → hash table of hash-annotation texts, keyed by the text itself.
+ * A text is immutable, so an entry never goes stale; the cache is bounded by `maxEntries` (it is
+ * emptied when full). Pass one as `reconcileSidecarSet(input, { annotationCache })`.
+ *
+ * Example: `const cache = new SidecarSetAnnotationCache();` then every
+ * `reconcileSidecarSet(input, { annotationCache: cache })` of the controller's loop.
+ */
+export class SidecarSetAnnotationCache {
+  private readonly tables = new Map<string, ReadonlyMap<string, string>>();
+
+  constructor(private readonly maxEntries = DEFAULT_MAX_ENTRIES) {}
+
+  /** The name → hash table of one annotation text (as `hashesOfAnnotation`), memoised. */
+  hashes(text: string): ReadonlyMap<string, string> {
+    let t = this.tables.get(text);
+    if (t === undefined) {
+      if (this.tables.size >= this.maxEntries) this.tables.clear();
+      t = hashesOfAnnotation(text);
+      this.tables.set(text, t);
+    }
+    return t;
+  }
+
+  /** How many distinct texts are held. */
+  get size(): number {
+    return this.tables.size;
+  }
+}
