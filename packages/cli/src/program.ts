@@ -3,6 +3,8 @@
 // stack) is imported only when that command runs, so `kruise-ts --help` loads commander alone
 // and `kruise-ts demo` never loads @kubernetes/client-node or protobufjs.
 import { Command, CommanderError } from 'commander';
+import { registerForecastCommand } from './commands/forecastRegister';
+import { registerKruiseCommands } from './commands/kruise/register';
 import { OPERATOR_HELP } from './commands/operatorHelp';
 import { DEBUG_FLAG, UNEXPECTED_ERROR_EXIT, unexpectedErrorText } from './failure';
 import { CliError, type CliIO, processIO } from './io';
@@ -85,6 +87,11 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--kubeconfig <file>', 'where to write the kubeconfig (default: a file in the temp directory)')
     .option('--seed <n>', 'seed of the simulation', '1')
     .option('--nodes <n>', 'number of simulated nodes, 110 pods each', '3')
+    .option('--zones <list>', 'spread the nodes over these zones (topology.kubernetes.io/zone), e.g. a,b,c')
+    .option(
+      '--nodes-file <file>',
+      'the nodes from a YAML file (names, zones, labels, taints, capacity); replaces --nodes',
+    )
     .option(
       '--feature-gates <gates>',
       'kruise feature gates of the simulated controllers, e.g. ResourcesDeletionProtection=true',
@@ -92,6 +99,11 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option(
       '--insecure-no-auth',
       'serve without the bearer token the kubeconfig otherwise carries (any local program can then write)',
+    )
+    .option(
+      '--max-objects <n>',
+      'most objects the cluster holds; creates past it get 403 exceeded quota',
+      '200000',
     )
     .action(async (opts) => setExit(await (await import('./commands/serve')).serveCommand(opts, io)));
 
@@ -117,6 +129,11 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--kubeconfig <file>', 'kubeconfig (default: in-cluster or ~/.kube/config)')
     .option('--log-level <level>', 'log level', 'info')
     .action(async (opts) => setExit(await (await import('./commands/daemon')).daemonCommand(opts)));
+
+  // kubectl-kruise's rollout, set image and scale --pods (each action imports its module lazily).
+  registerKruiseCommands(program, io, setExit);
+  // kruise-ts forecast (and forecast merge): a rollout played out from a saved or live state.
+  registerForecastCommand(program, io, setExit);
   return program;
 }
 

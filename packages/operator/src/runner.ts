@@ -2,7 +2,7 @@
 // (E4.10) → the pure reconcile on the cached objects → the executor → requeue policy (O3.3:
 // error or 409 → rate-limited; result requeueAfterSeconds → delayed; success → forget). The
 // controllerState a reconcile returns is kept per key and passed back (docs/architecture.md).
-import type { KubeObject } from '@kruise-ts/api';
+import { createStructureCache, type KubeObject } from '@kruise-ts/api';
 import type { InformerCache } from './cache';
 import type { CacheReader, ControllerEnv, OperatorController } from './controllers/index';
 import { type ExecuteResult, executeActions } from './executor';
@@ -34,9 +34,13 @@ export class ControllerRunner {
   queue: WorkQueue;
   readonly expectations: Expectations;
   private states = new Map<string, unknown>();
+  /** The controller's reconcile for this runner (with the cache it keeps, `makeReconcile`). */
+  private readonly reconcile: OperatorController['reconcile'];
   private running: Promise<unknown> | undefined;
   private active = false;
   private seq = 0;
+  /** Observed objects that passed the reconcile entries' structural check (core.md §10.1). */
+  private readonly structureCache = createStructureCache();
   /** Totals (tests and the benchmark). */
   readonly stats = { reconciles: 0, gated: 0, conflicts: 0, errors: 0, writes: 0 };
 
@@ -50,6 +54,7 @@ export class ControllerRunner {
   ) {
     this.queue = new WorkQueue(opts.rateLimiter);
     this.expectations = new Expectations(opts.expectationTimeoutSeconds);
+    this.reconcile = controller.makeReconcile?.() ?? ((...args) => controller.reconcile(...args));
   }
 
   private now(): Date {
@@ -140,8 +145,12 @@ export class ControllerRunner {
     let result: ExecuteResult;
     let requeueAfter: number | undefined;
     try {
-      const env = { ...this.opts.env, seed: (this.opts.env.seed + this.seq++) >>> 0 };
-      const r = c.reconcile(obj, this.cache, now, this.states.get(key), env);
+      const env = {
+        ...this.opts.env,
+        seed: (this.opts.env.seed + this.seq++) >>> 0,
+        structureCache: this.structureCache,
+      };
+      const r = this.reconcile(obj, this.cache, now, this.states.get(key), env);
       if (r.controllerState !== undefined) this.states.set(key, r.controllerState);
       if (r.errors.length > 0)
         this.log.warn({ controller: c.name, key, errors: r.errors }, 'invalid object; no destructive action');

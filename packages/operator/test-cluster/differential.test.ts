@@ -51,7 +51,10 @@ const FILES: Record<string, string> = {
   'cloneset.yaml': CLONESET,
   'replicas-7.yaml': CLONESET.replace('replicas: 5', 'replicas: 7'),
   'bad-type.yaml': CLONESET.replace('name: sample', 'name: bad').replace('replicas: 5', 'replicas: "five"'),
-  'bad-field.yaml': CLONESET.replace('name: sample', 'name: typo').replace('replicas: 5', 'replicas: 5\n  replcas: 2'),
+  'bad-field.yaml': CLONESET.replace('name: sample', 'name: typo').replace(
+    'replicas: 5',
+    'replicas: 5\n  replcas: 2',
+  ),
   'stale.yaml': CLONESET.replace('name: sample', 'name: sample\n  resourceVersion: "1"'),
   'namespace.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata: {name: differential}\n',
 };
@@ -79,7 +82,14 @@ const STEPS: DiffStep[] = [
   },
   {
     id: 'apply-force',
-    args: ['apply', '--server-side', '--field-manager=other', '--force-conflicts', '-f', '{dir}/replicas-7.yaml'],
+    args: [
+      'apply',
+      '--server-side',
+      '--field-manager=other',
+      '--force-conflicts',
+      '-f',
+      '{dir}/replicas-7.yaml',
+    ],
   },
   { id: 'explain', args: ['explain', 'clone.spec.replicas'] },
   { id: 'can-i', args: ['auth', 'can-i', 'create', 'clonesets.apps.kruise.io'] },

@@ -78,20 +78,32 @@ if (rc) {
       await t.operator();
       const ns = await t.namespace('uninstall');
       const csPath = `/apis/apps.kruise.io/v1alpha1/namespaces/${ns}/clonesets`;
-      // whatever earlier tests left behind is deleted first
-      for (const plural of ['clonesets', 'daemonsets'])
-        for (const o of (await api(base, 'GET', `/apis/apps.kruise.io/v1alpha1/${plural}`)).body.items ?? [])
-          await api(
-            base,
-            'DELETE',
-            `/apis/apps.kruise.io/v1alpha1/namespaces/${o.metadata.namespace}/${plural}/${o.metadata.name}`,
-          );
-      for (const o of (await api(base, 'GET', '/apis/apps.kruise.io/v1beta1/statefulsets')).body.items ?? [])
-        await api(
-          base,
-          'DELETE',
-          `/apis/apps.kruise.io/v1beta1/namespaces/${o.metadata.namespace}/statefulsets/${o.metadata.name}`,
-        );
+      // whatever earlier tests left behind is deleted first; the deletes pass the operator's
+      // webhooks, which may still point at a stopped replica until this one has re-pointed them
+      const leftovers = async () => {
+        const found: string[] = [];
+        for (const [version, plural] of [
+          ['v1alpha1', 'clonesets'],
+          ['v1alpha1', 'daemonsets'],
+          ['v1beta1', 'statefulsets'],
+        ])
+          for (const o of (await api(base, 'GET', `/apis/apps.kruise.io/${version}/${plural}`)).body.items ??
+            [])
+            found.push(
+              `/apis/apps.kruise.io/${version}/namespaces/${o.metadata.namespace}/${plural}/${o.metadata.name}`,
+            );
+        return found;
+      };
+      await waitFor(
+        async () => {
+          const found = await leftovers();
+          for (const path of found) await api(base, 'DELETE', path);
+          return found.length === 0;
+        },
+        30_000,
+        'no workload left from earlier tests',
+        async () => (await leftovers()).join('\n'),
+      );
       await api(base, 'POST', csPath, {
         apiVersion: 'apps.kruise.io/v1alpha1',
         kind: 'CloneSet',
@@ -115,7 +127,29 @@ if (rc) {
         20_000,
         'no CloneSet left',
       );
-      const passed = run();
+      const diagnose = () =>
+        ['statefulsets.v1alpha1.apps.kruise.io', 'statefulsets.v1beta1.apps.kruise.io']
+          .map((r) => {
+            const k = spawnSync(
+              kubectlPath(),
+              ['--kubeconfig', rc.kubeconfig, 'get', r, '-A', '-o', 'name'],
+              {
+                encoding: 'utf8',
+              },
+            );
+            return `${r}: ${k.stdout}${k.stderr}`;
+          })
+          .join('\n');
+      // deletes take effect in the server's watch cache a moment later: the check is re-run until clean
+      const passed = await waitFor(
+        async () => {
+          const r = run();
+          return r.status === 0 ? r : undefined;
+        },
+        20_000,
+        'the uninstall check to pass',
+        async () => diagnose(),
+      );
       expect(passed.stderr).toBe('');
       expect(passed.stdout.trim()).toBe('cluster is clean, ready to delete kruise');
       expect(passed.status).toBe(0);

@@ -2,25 +2,31 @@
 // creation through a full in-place rollout (maxUnavailable 20%). Prints the
 // simulated time, the wall time, their ratio and the memory used.
 //   npx tsx --conditions=@kruise-ts/source packages/sim/bench/rollout.ts [pods...]
-import { ControllerRegistry, defaultRegistry } from '../src/controllers';
+import { type ControllerRegistration, ControllerRegistry, defaultRegistry } from '../src/controllers';
 import { runScenario } from '../src/scenario/run';
 import { formatDuration } from '../src/time';
 
 /** The default controllers, timed: how much of the wall time is the controllers' own reconciles. */
 let reconcileMs = 0;
+const timedReconcile =
+  (reconcile: ControllerRegistration['reconcile']): ControllerRegistration['reconcile'] =>
+  (...args) => {
+    const t = performance.now();
+    try {
+      return reconcile(...args);
+    } finally {
+      reconcileMs += performance.now() - t;
+    }
+  };
 const timed = new ControllerRegistry();
-for (const reg of defaultRegistry.all())
+for (const reg of defaultRegistry.all()) {
+  const make = reg.makeReconcile;
   timed.register({
     ...reg,
-    reconcile: (...args) => {
-      const t = performance.now();
-      try {
-        return reg.reconcile(...args);
-      } finally {
-        reconcileMs += performance.now() - t;
-      }
-    },
+    reconcile: timedReconcile(reg.reconcile),
+    ...(make ? { makeReconcile: () => timedReconcile(make()) } : {}),
   });
+}
 
 function scenario(pods: number, nodes: number): Record<string, unknown> {
   return {

@@ -1,8 +1,8 @@
 // @kruise-ts/sim/browser: the simulator without its Kubernetes API server, for a browser or a web
-// worker. The same names as the package's main entry, except what the API server needs Node for
-// (HTTP, TLS, files); the API server's pure table printers stay, so a page can print `kubectl get`.
-// test/browser-clean.test.ts bundles this entry for the browser and checks it keeps in step with
-// the main entry.
+// worker: everything of the package's main entry except what the API server needs Node for (HTTP,
+// TLS, files); the API server's pure table printers stay, so a page can print `kubectl get`. The
+// main entry (index.ts) is this list plus the API server, so the two cannot drift apart;
+// test/browser-clean.test.ts bundles this entry for the browser and fails on any Node built-in.
 
 export {
   AdmissionChain,
@@ -37,14 +37,62 @@ export {
 export { EventQueue, type Scheduled } from './eventQueue';
 export { EventLog, type LogLevel, type SimEvent } from './events';
 export {
+  analyzeForecast,
+  batchesOf,
+  belongs,
+  type ForecastBatch,
+  type ForecastStall,
+  type PodWrite,
+} from './forecast/analysis';
+export { applyChange, type ForecastChange, mergePatch } from './forecast/change';
+export {
+  batchesHtml,
+  forecastAnswers,
+  forecastJson,
+  formatForecast,
+  formatSweep,
+  outcomeText,
+  sweepRunOf,
+} from './forecast/format';
+export { FORECAST_KINDS, findTarget, type LiveState, readLiveState, shortName } from './forecast/liveState';
+export {
+  type ForecastOptions,
+  type ForecastResult,
+  nodeConfigOf,
+  runForecast,
+  updateRevisionOf,
+} from './forecast/run';
+export {
+  mergeSweepFiles,
+  parseShard,
+  percentile,
+  type SweepFile,
+  type SweepRun,
+  type SweepSummary,
+  splitSeeds,
+  summarizeSweep,
+  sweepSeeds,
+} from './forecast/sweep';
+export {
+  DEFAULT_FORECAST_TIMINGS,
+  describeTimings,
+  FAILURE_MODES,
+  type FailureMode,
+  type ForecastTimings,
+  simTimings,
+} from './forecast/timing';
+export { type BudgetKind, type WorkloadBudget, workloadBudget } from './invariantBudgets';
+export {
   cloneSetBudget,
   cloneSetPodAvailable,
+  INVARIANT_KINDS,
   INVARIANT_NAMES,
   InvariantChecker,
   type InvariantConfig,
   type InvariantName,
   type InvariantReport,
   isInvariantName,
+  type Verdict,
   type Violation,
 } from './invariants';
 export { apiVersionOf, displayName, keyOf, objectKey } from './keys';
@@ -57,13 +105,44 @@ export {
   jobRunSeconds,
   reconcileJob,
 } from './kinds/job';
+export { type KubeEventRecord, kubeMessages } from './kubeEvents';
 export { Kubelet } from './kubelet';
 export { DEFAULT_NODE_CAPACITY, type NodeConfig, NodeLifecycle, nodeObject } from './nodes';
+export { type NodesFileResult, nodesFromFile, nodesInZones, ZONE_LABEL } from './nodesFile';
+export { DEFAULT_MAX_OBJECTS, OBJECT_QUOTA_NAME, type QuotaDenial, quotaDenial } from './objectQuota';
 export { type ContainerRuntime, composeStatus, imageIDOf, type PodRuntime } from './podStatus';
-export { escapeHtml, renderHtmlReport } from './report/html';
+export { describeEvent } from './report/events';
+export {
+  escapeHtml,
+  type HtmlReportOptions,
+  type ReportAnswer,
+  renderHtmlReport,
+  runAnswers,
+} from './report/html';
 export { formatSummary, type RunSummary, summarize } from './report/summary';
-export { CLONESET_COLUMNS, cloneSetRow, columnWidths, formatRow, formatTable } from './report/table';
-export { type RevisionCount, Timeline, type TimelineSample, type WorkloadTimeline } from './report/timeline';
+export {
+  CLONESET_COLUMNS,
+  cloneSetRow,
+  columnWidths,
+  formatRow,
+  formatTable,
+  kindColumns,
+  kindRow,
+  TABLE_KINDS,
+  unitedSubsetsLine,
+} from './report/table';
+export {
+  CRR_TIMELINE,
+  type LaneSegment,
+  MAX_LANES,
+  type RevisionCount,
+  Timeline,
+  type TimelineGroupBy,
+  type TimelineLane,
+  type TimelineLaneBy,
+  type TimelineSample,
+  type WorkloadTimeline,
+} from './report/timeline';
 export { getPath, meetsCondition, meetsFields } from './scenario/conditions';
 export {
   formatScenarioError,

@@ -3,13 +3,19 @@
 // randomness, timings and the event log.
 import type { Rng } from './compat';
 import type { SimEvent } from './events';
+import type { KubeEventRecord } from './kubeEvents';
 import type { Store } from './store';
 import type { VirtualClock } from './time';
 
 /** Timings and failure parameters of the kubelet and node models (all durations in ms). */
 export interface Timings {
   /** Image pull time per image (exact image string), and the default. */
-  imagePull: { defaultMs: number; images: Record<string, number> };
+  imagePull: {
+    defaultMs: number;
+    images: Record<string, number>;
+    /** Per node: image (or `*` for any) → pull time, before `images` and `defaultMs` (a slow node or registry mirror). */
+    nodes?: Record<string, Record<string, number>>;
+  };
   /** From image present to container running. */
   containerStartMs: number;
   /** From container running to container ready (readiness probe passes). */
@@ -79,4 +85,9 @@ export interface SimContext {
   jittered(ms: number): number;
   /** True when the node is failed (its kubelet cannot reach the API server). */
   nodeFailed(name: string): boolean;
+  /**
+   * Raises a Kubernetes event (kubeEvents.ts); undefined while nobody listens, so the models skip
+   * building them (`this.ctx.kubeEvent?.(…)`).
+   */
+  kubeEvent?: (e: Omit<KubeEventRecord, 'time'>) => void;
 }

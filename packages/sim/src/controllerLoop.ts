@@ -5,7 +5,7 @@
 // enqueue the changed object's own controller and its controller owners. A
 // reconcile that stopped at its burst (`requeueAfterSeconds: 0`) runs again at
 // the next step, not in this one.
-import type { KubeObject } from '@kruise-ts/api';
+import { createStructureCache, type KubeObject } from '@kruise-ts/api';
 import { type Action, type FeatureGates, formatFieldError, REQUEUE_NOW } from '@kruise-ts/core';
 import type { Rng } from './compat';
 import type { ControllerRegistration, ControllerRegistry } from './controllers';
@@ -49,6 +49,10 @@ export class ControllerLoop {
   /** Owner uid → its store key. */
   private readonly ownerKeys = new Map<string, string>();
   private readonly watchers: ControllerRegistration[];
+  /** The reconcile of each registration for this simulation (`makeReconcile`, made on first use). */
+  private readonly reconcilers = new Map<ControllerRegistration, ControllerRegistration['reconcile']>();
+  /** The observed objects that passed the reconcile entries' structural check (core.md §10.1). */
+  private readonly structureCache = createStructureCache();
 
   constructor(private readonly d: LoopDeps) {
     this.watchers = d.registry.all().filter((r) => r.watches !== undefined);
@@ -137,9 +141,15 @@ export class ControllerLoop {
     this.d.stats.reconciles++;
     let result: ReturnType<ControllerRegistration['reconcile']>;
     try {
-      result = reg.reconcile(store, obj, clock.now(), store.getControllerState(key), {
+      let reconcile = this.reconcilers.get(reg);
+      if (reconcile === undefined) {
+        reconcile = reg.makeReconcile?.() ?? reg.reconcile;
+        this.reconcilers.set(reg, reconcile);
+      }
+      result = reconcile(store, obj, clock.now(), store.getControllerState(key), {
         featureGates: this.d.featureGates,
         seed: this.d.rng.int(2 ** 31),
+        structureCache: this.structureCache,
       });
     } catch (e) {
       this.d.record({

@@ -1,6 +1,7 @@
 // The simulator's event log: a list of plain JSON records (time, type, object,
 // detail). `--json` prints it as JSON lines; the same scenario and seed give a
-// byte-identical log.
+// byte-identical log. It is bounded by default: it keeps the most recent records (listeners
+// still see every one as it comes), so a long or large run does not hold its whole history.
 
 /** One record of the event log. Key order is fixed so the JSON is byte-stable. */
 export interface SimEvent {
@@ -24,11 +25,36 @@ export type LogLevel = 'all' | 'summary';
 /** Kubelet record types dropped at log level `summary`. */
 const CHATTY = new Set(['ImagePulling', 'ImagePulled', 'ContainerStarted', 'ContainerReady']);
 
-/** An append-only event log with listeners (the CLI prints from them as the run goes). */
+/**
+ * Records kept by default: the most recent 10 000 (a few MB; a 10k-pod rollout writes about
+ * 80 000 at level `summary`). `Infinity` keeps the full log.
+ */
+export const DEFAULT_EVENT_LOG_CAPACITY = 10_000;
+
+/**
+ * An event log with listeners (the CLI prints from them as the run goes). It keeps at most
+ * `capacity` records, the most recent ones; older ones are counted in {@link EventLog.dropped}.
+ * Listeners see every record whatever the capacity.
+ */
 export class EventLog {
-  readonly records: SimEvent[] = [];
+  /** The kept records, oldest first; between `capacity` and twice it before trimming. */
+  private buffer: SimEvent[] = [];
   private listeners: ((e: SimEvent) => void)[] = [];
-  constructor(readonly level: LogLevel = 'all') {}
+  /** Records dropped to keep within the capacity. */
+  dropped = 0;
+  readonly capacity: number;
+  constructor(
+    readonly level: LogLevel = 'all',
+    capacity: number = DEFAULT_EVENT_LOG_CAPACITY,
+  ) {
+    this.capacity = capacity >= 1 ? capacity : DEFAULT_EVENT_LOG_CAPACITY;
+  }
+
+  /** The kept records, oldest first: the most recent `capacity` (all of them with `Infinity`). */
+  get records(): SimEvent[] {
+    if (this.buffer.length > this.capacity) this.trim();
+    return this.buffer;
+  }
 
   /** True when a record of this type would be kept at this level. */
   keeps(type: string): boolean {
@@ -38,8 +64,17 @@ export class EventLog {
   /** Appends a record (unless filtered by the level) and tells the listeners. */
   add(e: SimEvent): void {
     if (!this.keeps(e.type)) return;
-    this.records.push(e);
+    this.buffer.push(e);
+    // trimming once the buffer holds twice the capacity makes each add O(1) amortised
+    if (this.buffer.length >= 2 * this.capacity) this.trim();
     for (const l of this.listeners) l(e);
+  }
+
+  /** Drops the oldest records beyond the capacity. */
+  private trim(): void {
+    const extra = this.buffer.length - this.capacity;
+    this.dropped += extra;
+    this.buffer = this.buffer.slice(extra);
   }
 
   /** Subscribes to new records; returns an unsubscribe function. */
@@ -50,7 +85,7 @@ export class EventLog {
     };
   }
 
-  /** The log as JSON lines (one record per line, trailing newline). */
+  /** The kept records as JSON lines (one record per line, trailing newline). */
   toJSONLines(): string {
     let out = '';
     for (const r of this.records) out += `${JSON.stringify(r)}\n`;

@@ -1,60 +1,62 @@
-// Invariants checked at every step of a run, for CloneSets:
-// - maxUnavailable: whenever the controller takes a pod down, the pods it has
-//   taken down do not exceed its budget (docs/reference/cloneset.md §6 D9: maxUnavailable +
-//   surge pods). A pod counts as taken down when a controller action made it
-//   unavailable (it was available just before), until it is available again; a
-//   pod the controller deleted while available (or taken down) counts until a
-//   replacement is available. Pods crashing, failing readiness or lost with their
-//   node are the world's doing.
-// - maxSurge: a controller never creates a pod beyond replicas + maxSurge
-//   (PreparingDelete pods excluded under scaling-exclude-preparing-delete, §6 D10).
-// - partition: while the current and update revisions differ, a controller never
-//   moves pods to the update revision beyond replicas − partition (+ maxSurge) (§5.2).
-// Availability is CloneSet's own rule (§4.2), implemented here independently
-// of the controller so the check does not trust the code it checks.
+// The invariant checker: judges, at every settle of a run, that each workload's controller stays
+// inside its own rollout budget. Pods crashing, failing readiness or lost with their node are the
+// world's doing and never count. Per kind (the budgets: invariantBudgets.ts):
+// - maxUnavailable (CloneSet, Advanced StatefulSet, Advanced DaemonSet): whenever the controller
+//   takes a pod down, the pods it has taken down do not exceed its budget (docs/reference/cloneset.md
+//   §6 D9: maxUnavailable + surge pods; statefulset.md §R8.3; daemonset.md §7.1, not judged while a
+//   DaemonSet surges, as §7.4 ignores maxUnavailable then). A pod counts as taken down when a
+//   controller action made it unavailable (it was available just before) or changed its images,
+//   until it is available again; a pod the controller deleted while available counts until a
+//   replacement is available (only while fewer than the desired pods remain, so scale-downs and
+//   surplus pods never count). A pod that was already unavailable is replaced for free, as every
+//   one of these controllers does (cloneset.md §6, statefulset.md §R10.1, daemonset.md §7.3 U4).
+//   SidecarSet's is in invariantSidecarSet.ts.
+// - maxSurge: a CloneSet never creates a pod beyond replicas + maxSurge (PreparingDelete pods
+//   excluded under scaling-exclude-preparing-delete, §6 D10); a DaemonSet keeps at most two pods on
+//   a node and surges on at most maxSurge nodes at once, a node whose old pod is not available not
+//   counting (daemonset.md §7.4 S3 creates there at once).
+// - partition: while the current and update revisions differ, a controller never moves pods to the
+//   update revision beyond replicas − partition (+ maxSurge) (cloneset.md §5.2, statefulset.md §R9.1).
+// - ordering: Advanced StatefulSet under OrderedReady (invariantOrdering.ts).
+// - subsetSums: UnitedDeployment (invariantUnitedDeployment.ts).
+// - parallelism: ImagePullJob (invariantImagePull.ts).
+// Availability is CloneSet's own rule (§4.2), which the StatefulSet (§R6.6) and DaemonSet rules
+// share, implemented here independently of the controllers so the check does not trust the code
+// it checks.
 import {
   type KubeObject,
   LABEL_CLONESET_SCALING_EXCLUDE_PREPARING_DELETE,
   LABEL_CONTROLLER_REVISION_HASH,
   LABEL_LIFECYCLE_STATE,
 } from '@kruise-ts/api';
-import { legacyValueFromIntOrPercent, tryCalculatePartitionReplicas } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { SimContext } from './context';
-import { displayName, objectKey } from './keys';
+import { BUDGET_KINDS, type BudgetKind, workloadBudget } from './invariantBudgets';
+import { ImagePullParallelism } from './invariantImagePull';
+import { orderingViolation } from './invariantOrdering';
+import { SidecarSetBudget } from './invariantSidecarSet';
+import {
+  INVARIANT_KINDS,
+  type InvariantConfig,
+  type InvariantName,
+  type InvariantReport,
+  type Verdict,
+  type Violation,
+} from './invariantTypes';
+import { checkSubsetSums } from './invariantUnitedDeployment';
+import { displayName, groupOf, objectKey } from './keys';
 import type { Change } from './store';
 
-/** The invariants the simulator knows. */
-export type InvariantName = 'maxUnavailable' | 'maxSurge' | 'partition';
-/** Every invariant name. */
-export const INVARIANT_NAMES: readonly InvariantName[] = ['maxUnavailable', 'maxSurge', 'partition'];
-
-/** One invariant to check, optionally restricted to one object. */
-export interface InvariantConfig {
-  name: InvariantName;
-  /** Restrict to the CloneSet with this name (default: every CloneSet). */
-  objectName?: string;
-  namespace?: string;
-}
-
-/** One violation: when, what, and the objects involved. */
-export interface Violation {
-  t: number;
-  time: string;
-  invariant: InvariantName;
-  object: string;
-  message: string;
-  pods: string[];
-}
-
-/** The outcome of one invariant over a run. */
-export interface InvariantReport {
-  name: InvariantName;
-  objectName?: string;
-  namespace?: string;
-  checks: number;
-  violations: Violation[];
-}
+export {
+  INVARIANT_KINDS,
+  INVARIANT_NAMES,
+  type InvariantConfig,
+  type InvariantName,
+  type InvariantReport,
+  isInvariantName,
+  type Verdict,
+  type Violation,
+} from './invariantTypes';
 
 interface Tracker {
   /** Pods (keys) a controller took down, still unavailable. */
@@ -67,6 +69,8 @@ interface Tracker {
   created: boolean;
   /** A controller took a pod down (or deleted an available one) since the last check. */
   tookDown: boolean;
+  /** An OrderedReady creation out of order since the last check (StatefulSet). */
+  outOfOrder?: string;
   lastViolation: Partial<Record<InvariantName, string>>;
 }
 
@@ -137,30 +141,13 @@ function hashEquals(pod: Pod, rev: string | undefined): boolean {
   return h.slice(h.lastIndexOf('-') + 1) === rev.slice(rev.lastIndexOf('-') + 1);
 }
 
-function safeLegacy(
-  v: number | string | undefined,
-  total: number,
-  roundUp: boolean,
-  dflt: number | string,
-): number {
-  try {
-    return legacyValueFromIntOrPercent(v ?? dflt, total, roundUp);
-  } catch {
-    return 0;
-  }
-}
-
-/** Resolved (maxSurge, maxUnavailable) of a CloneSet (§5.1). */
+/** Resolved (maxSurge, maxUnavailable, partition) of a CloneSet (§5.1). */
 export function cloneSetBudget(cs: CloneSetLike): {
   maxSurge: number;
   maxUnavailable: number;
   partition: number;
 } {
-  const r = cs.spec.replicas ?? 1;
-  const us = cs.spec.updateStrategy ?? {};
-  const maxSurge = us.paused ? 0 : safeLegacy(us.maxSurge, r, true, 0);
-  const maxUnavailable = safeLegacy(us.maxUnavailable, r, maxSurge === 0, '20%');
-  const partition = tryCalculatePartitionReplicas(us.partition ?? null, r).value;
+  const { maxSurge, maxUnavailable, partition } = workloadBudget('CloneSet', cs);
   return { maxSurge, maxUnavailable, partition };
 }
 
@@ -168,9 +155,13 @@ export function cloneSetBudget(cs: CloneSetLike): {
 export class InvariantChecker {
   private trackers = new Map<string, Tracker>();
   private live = new Map<string, { active: number; available: number }>();
-  /** CloneSet uid → store key (a pod write names its owner by uid). */
-  private ownerKeys = new Map<string, string>();
+  /** Workload uid → its kind and store key (a pod write names its owner by uid). */
+  private ownerKeys = new Map<string, { kind: BudgetKind; key: string }>();
   private reports: InvariantReport[];
+  private readonly sidecarSets = new SidecarSetBudget();
+  private readonly imagePulls = new ImagePullParallelism();
+  /** The verdict that failed last, per invariant and object (a violation is recorded once per episode). */
+  private readonly lastFailed = new Map<string, string | undefined>();
 
   constructor(
     private readonly ctx: SimContext,
@@ -181,7 +172,9 @@ export class InvariantChecker {
       name: c.name,
       objectName: c.objectName,
       namespace: c.namespace,
+      kind: c.kind,
       checks: 0,
+      checksByKind: {},
       violations: [],
     }));
   }
@@ -198,27 +191,34 @@ export class InvariantChecker {
       if (c.old !== undefined) this.countLive(c.old as Pod, -1);
       if (c.type !== 'deleted') this.countLive(c.object as Pod, 1);
     }
+    this.sidecarSets.onChange(c);
     const byController = c.source.startsWith('controller:');
     const gone = c.type === 'deleted' || Boolean(c.object.metadata.deletionTimestamp);
     if (!byController && !gone) return;
     const owner = (c.object.metadata.ownerReferences ?? []).find(
-      (r) => r.controller && r.kind === 'CloneSet',
+      (r) =>
+        r.controller &&
+        groupOf(r.apiVersion) === 'apps.kruise.io' &&
+        BUDGET_KINDS.some((k) => k.kind === r.kind),
     );
     if (!owner) return;
-    let csKey = this.ownerKeys.get(owner.uid);
-    if (csKey === undefined) {
-      csKey = objectKey({
-        apiVersion: owner.apiVersion,
-        kind: 'CloneSet',
-        metadata: { namespace: c.object.metadata.namespace, name: owner.name },
-      });
-      this.ownerKeys.set(owner.uid, csKey);
+    let ok = this.ownerKeys.get(owner.uid);
+    if (ok === undefined) {
+      ok = {
+        kind: owner.kind as BudgetKind,
+        key: objectKey({
+          apiVersion: owner.apiVersion,
+          kind: owner.kind,
+          metadata: { namespace: c.object.metadata.namespace, name: owner.name },
+        }),
+      };
+      this.ownerKeys.set(owner.uid, ok);
     }
-    const cs = this.ctx.store.getByKey(csKey) as CloneSetLike | undefined;
-    if (!cs) return;
-    const t = this.tracker(csKey);
+    const w = this.ctx.store.getByKey(ok.key) as CloneSetLike | undefined;
+    if (!w) return;
+    const t = this.tracker(ok.key);
     const nowMs = this.ctx.clock.startEpochMs + this.ctx.clock.elapsedMs;
-    const minReady = cs.spec.minReadySeconds ?? 0;
+    const minReady = w.spec.minReadySeconds ?? 0;
     const wasAvailable =
       c.old !== undefined &&
       !c.old.metadata.deletionTimestamp &&
@@ -226,8 +226,8 @@ export class InvariantChecker {
     if (gone) {
       const wasDown = t.down.delete(c.key);
       if (byController && (wasAvailable || wasDown) && !c.old?.metadata.deletionTimestamp) {
-        const active = this.activePods(cs).length;
-        if (active < (cs.spec.replicas ?? 1)) {
+        const active = this.activePods(w).length;
+        if (active < workloadBudget(ok.kind, w).replicas) {
           t.debt++;
           t.tookDown = true;
         }
@@ -235,7 +235,13 @@ export class InvariantChecker {
       return;
     }
     if (!byController) return;
-    if (c.type === 'added') t.created = true;
+    if (c.type === 'added') {
+      t.created = true;
+      if (ok.kind === 'StatefulSet' && t.outOfOrder === undefined)
+        t.outOfOrder = orderingViolation(w, c.object as Pod, this.activePods(w), (p) =>
+          cloneSetPodAvailable(p, minReady, nowMs),
+        );
+    }
     const oldRev = c.old?.metadata.labels?.[LABEL_CONTROLLER_REVISION_HASH];
     const newRev = c.object.metadata.labels?.[LABEL_CONTROLLER_REVISION_HASH];
     if (c.type === 'added' || oldRev !== newRev) t.revisionMoved = true;
@@ -253,79 +259,127 @@ export class InvariantChecker {
   /** Evaluates every invariant now (after a step has settled). */
   check(): void {
     if (this.reports.length === 0) return;
-    const nowMs = this.ctx.clock.startEpochMs + this.ctx.clock.elapsedMs;
-    for (const cs of this.ctx.store.list('apps.kruise.io/v1alpha1', 'CloneSet') as CloneSetLike[]) {
-      const key = objectKey(cs);
-      const t = this.tracker(key);
-      let listed: Pod[] | undefined;
-      const pods = () => {
-        listed ??= this.activePods(cs);
-        return listed;
-      };
-      const r = cs.spec.replicas ?? 1;
-      const minReady = cs.spec.minReadySeconds ?? 0;
-      const budget = cloneSetBudget(cs);
-      const { active, available } = this.counts(cs, minReady, nowMs, pods);
-      for (const k of [...t.down]) {
-        const p = this.ctx.store.getByKey(k) as Pod | undefined;
-        if (!p || cloneSetPodAvailable(p, minReady, nowMs)) t.down.delete(k);
+    const verdicts: Verdict[] = [];
+    for (const { kind, apiVersion } of BUDGET_KINDS)
+      for (const w of this.ctx.store.list(apiVersion, kind) as CloneSetLike[])
+        verdicts.push(...this.judgeWorkload(kind, w));
+    verdicts.push(
+      ...this.sidecarSets.check(this.ctx.store),
+      ...checkSubsetSums(this.ctx.store),
+      ...this.imagePulls.check(this.ctx.store),
+    );
+    for (const v of verdicts) this.record(v);
+  }
+
+  /** Applies one verdict to the reports that ask for it. */
+  private record(v: Verdict): void {
+    const episode = `${v.invariant}|${v.object}`;
+    const prev = this.lastFailed.get(episode);
+    let recorded = false;
+    for (const rep of this.reports) {
+      if (rep.name !== v.invariant) continue;
+      if (rep.kind && rep.kind !== v.kind) continue;
+      if (rep.objectName && rep.objectName !== v.name) continue;
+      if (rep.namespace && v.namespace !== undefined && rep.namespace !== v.namespace) continue;
+      rep.checks++;
+      rep.checksByKind[v.kind] = (rep.checksByKind[v.kind] ?? 0) + 1;
+      if (v.message && v.message !== prev && rep.violations.length < 100) {
+        const violation: Violation = {
+          t: this.ctx.clock.elapsedMs / 1000,
+          time: this.ctx.clock.now(),
+          invariant: v.invariant,
+          object: v.object,
+          message: v.message,
+          pods: v.pods ?? [],
+        };
+        rep.violations.push(violation);
+        if (!recorded) this.onViolation(violation);
+        recorded = true;
       }
-      t.debt = Math.min(t.debt, Math.max(0, r - available));
-      for (const rep of this.reports) {
-        if (rep.objectName && rep.objectName !== cs.metadata.name) continue;
-        if (rep.namespace && rep.namespace !== (cs.metadata.namespace ?? 'default')) continue;
-        rep.checks++;
-        let msg: string | undefined;
-        let involved: string[] = [];
-        if (rep.name === 'maxUnavailable' && t.tookDown) {
-          // Judged when the controller takes a pod down: a budget that shrinks later (the user
-          // lowers replicas) does not turn earlier, legitimate take-downs into violations.
-          const allowed = budget.maxUnavailable + Math.max(0, active - r);
-          const down = t.down.size + t.debt;
-          if (down > allowed) {
-            involved = [...t.down].sort().map((k) => `Pod/${k.split('/').slice(2).join('/')}`);
-            msg = `the controller has ${down} pod(s) down (${t.down.size} unavailable${t.debt ? `, ${t.debt} deleted and not yet replaced` : ''}) but may take down at most ${allowed} (maxUnavailable ${budget.maxUnavailable}${active > r ? ` + ${active - r} surge` : ''})`;
-          }
-        } else if (rep.name === 'maxSurge' && t.created) {
-          const excl = cs.metadata.labels?.[LABEL_CLONESET_SCALING_EXCLUDE_PREPARING_DELETE] === 'true';
+    }
+    this.lastFailed.set(episode, v.message);
+  }
+
+  /** The verdicts of one CloneSet, Advanced StatefulSet or Advanced DaemonSet at this settle. */
+  private judgeWorkload(kind: BudgetKind, w: CloneSetLike): Verdict[] {
+    const nowMs = this.ctx.clock.startEpochMs + this.ctx.clock.elapsedMs;
+    const key = objectKey(w);
+    const t = this.tracker(key);
+    let listed: Pod[] | undefined;
+    const pods = () => {
+      listed ??= this.activePods(w);
+      return listed;
+    };
+    const budget = workloadBudget(kind, w);
+    const r = budget.replicas;
+    const minReady = w.spec.minReadySeconds ?? 0;
+    const { active, available } = this.counts(w, minReady, nowMs, pods);
+    for (const k of [...t.down]) {
+      const p = this.ctx.store.getByKey(k) as Pod | undefined;
+      if (!p || cloneSetPodAvailable(p, minReady, nowMs)) t.down.delete(k);
+    }
+    t.debt = Math.min(t.debt, Math.max(0, r - available));
+    const base = {
+      kind,
+      namespace: w.metadata.namespace ?? 'default',
+      name: w.metadata.name ?? '',
+      object: displayName(w),
+    };
+    const out: Verdict[] = [];
+    const names = (['maxUnavailable', 'maxSurge', 'partition', 'ordering'] as const).filter(
+      (n) => INVARIANT_KINDS[n].includes(kind) && (n !== 'maxUnavailable' || budget.unavailableApplies),
+    );
+    for (const name of names) {
+      const v: Verdict = { invariant: name, ...base };
+      out.push(v);
+      if (name === 'maxUnavailable' && t.tookDown) {
+        // Judged when the controller takes a pod down: a budget that shrinks later (the user
+        // lowers replicas) does not turn earlier, legitimate take-downs into violations.
+        const allowed = budget.maxUnavailable + Math.max(0, active - r);
+        const down = t.down.size + t.debt;
+        if (down > allowed) {
+          v.pods = [...t.down].sort().map((k) => `Pod/${k.split('/').slice(2).join('/')}`);
+          v.message = `the controller has ${down} pod(s) down (${t.down.size} unavailable${t.debt ? `, ${t.debt} deleted and not yet replaced` : ''}) but may take down at most ${allowed} (maxUnavailable ${budget.maxUnavailable}${active > r ? ` + ${active - r} surge` : ''})`;
+        }
+      } else if (name === 'maxSurge' && t.created) {
+        const m = kind === 'DaemonSet' ? daemonSurge(w, pods(), budget.maxSurge, minReady, nowMs) : undefined;
+        if (m) {
+          v.message = m.message;
+          v.pods = m.pods;
+        } else if (kind === 'CloneSet') {
+          const excl = w.metadata.labels?.[LABEL_CLONESET_SCALING_EXCLUDE_PREPARING_DELETE] === 'true';
           const counted = excl
             ? pods().filter((p) => p.metadata?.labels?.[LABEL_LIFECYCLE_STATE] !== 'PreparingDelete')
             : pods();
           if (counted.length > r + budget.maxSurge) {
-            involved = counted.map((p) => displayName(p as KubeObject));
-            msg = `${counted.length} pods exist after the controller created pods, more than replicas ${r} + maxSurge ${budget.maxSurge}`;
-          }
-        } else if (
-          rep.name === 'partition' &&
-          t.revisionMoved &&
-          cs.status?.currentRevision !== cs.status?.updateRevision
-        ) {
-          const updated = pods().filter((p) => hashEquals(p, cs.status?.updateRevision));
-          const allowed = Math.max(0, r - budget.partition) + budget.maxSurge;
-          if (updated.length > allowed) {
-            involved = updated.map((p) => displayName(p as KubeObject));
-            msg = `${updated.length} pods are at the update revision ${cs.status?.updateRevision}, more than replicas ${r} − partition ${budget.partition}${budget.maxSurge ? ` + maxSurge ${budget.maxSurge}` : ''}`;
+            v.pods = counted.map((p) => displayName(p as KubeObject));
+            v.message = `${counted.length} pods exist after the controller created pods, more than replicas ${r} + maxSurge ${budget.maxSurge}`;
           }
         }
-        const prev = t.lastViolation[rep.name];
-        if (msg && msg !== prev && rep.violations.length < 100) {
-          const v: Violation = {
-            t: this.ctx.clock.elapsedMs / 1000,
-            time: this.ctx.clock.now(),
-            invariant: rep.name,
-            object: displayName(cs),
-            message: msg,
-            pods: involved,
-          };
-          rep.violations.push(v);
-          this.onViolation(v);
+      } else if (
+        name === 'partition' &&
+        t.revisionMoved &&
+        w.status?.currentRevision !== w.status?.updateRevision
+      ) {
+        const updated = pods().filter((p) =>
+          kind === 'CloneSet'
+            ? hashEquals(p, w.status?.updateRevision)
+            : p.metadata?.labels?.[LABEL_CONTROLLER_REVISION_HASH] === w.status?.updateRevision,
+        );
+        const allowed = Math.max(0, r - budget.partition) + budget.maxSurge;
+        if (updated.length > allowed) {
+          v.pods = updated.map((p) => displayName(p as KubeObject));
+          v.message = `${updated.length} pods are at the update revision ${w.status?.updateRevision}, more than replicas ${r} − partition ${budget.partition}${budget.maxSurge ? ` + maxSurge ${budget.maxSurge}` : ''}`;
         }
-        t.lastViolation[rep.name] = msg;
+      } else if (name === 'ordering' && t.outOfOrder) {
+        v.message = t.outOfOrder;
       }
-      t.created = false;
-      t.revisionMoved = false;
-      t.tookDown = false;
     }
+    t.created = false;
+    t.revisionMoved = false;
+    t.tookDown = false;
+    t.outOfOrder = undefined;
+    return out;
   }
 
   /**
@@ -422,7 +476,55 @@ function imagesChanged(a: Pod, b: Pod): boolean {
   return false;
 }
 
-/** `true` when `name` is an invariant the simulator knows. */
-export function isInvariantName(name: unknown): name is InvariantName {
-  return typeof name === 'string' && (INVARIANT_NAMES as readonly string[]).includes(name);
+/**
+ * DaemonSet surge per node (daemonset.md §7.4): no node holds more than two of its pods, and at
+ * most maxSurge nodes hold two while their old pod is still available (S3 creates at once where
+ * it is not, whatever the budget).
+ */
+export function daemonSurge(
+  ds: CloneSetLike,
+  pods: readonly Pod[],
+  maxSurge: number,
+  minReady: number,
+  nowMs: number,
+): { message: string; pods: string[] } | undefined {
+  const byNode = new Map<string, Pod[]>();
+  for (const p of pods) {
+    const node = daemonPodNode(p);
+    if (!node) continue;
+    const list = byNode.get(node) ?? [];
+    list.push(p);
+    byNode.set(node, list);
+  }
+  const hash = (ds.status as { daemonSetHash?: string } | undefined)?.daemonSetHash;
+  const crowded: string[] = [];
+  const surging: string[] = [];
+  for (const [node, list] of [...byNode].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (list.length > 2) crowded.push(node);
+    else if (list.length === 2) {
+      const old = list.filter((p) => p.metadata?.labels?.[LABEL_CONTROLLER_REVISION_HASH] !== hash);
+      if (old.length > 0 && old.every((p) => cloneSetPodAvailable(p, minReady, nowMs))) surging.push(node);
+    }
+  }
+  if (crowded.length)
+    return {
+      message: `node(s) ${crowded.join(', ')} hold more than two of the DaemonSet's pods`,
+      pods: crowded.flatMap((n) => (byNode.get(n) ?? []).map((p) => displayName(p as KubeObject))),
+    };
+  if (surging.length > maxSurge)
+    return {
+      message: `${surging.length} nodes run a new pod next to an available old one, more than maxSurge ${maxSurge}`,
+      pods: surging.flatMap((n) => (byNode.get(n) ?? []).map((p) => displayName(p as KubeObject))),
+    };
+  return undefined;
+}
+
+/** The node a daemon pod is bound to: its nodeName, or the node its affinity names (§6). */
+function daemonPodNode(p: Pod): string | undefined {
+  if (p.spec?.nodeName) return p.spec.nodeName;
+  for (const term of p.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+    ?.nodeSelectorTerms ?? [])
+    for (const f of term.matchFields ?? [])
+      if (f.key === 'metadata.name' && f.operator === 'In' && f.values?.length === 1) return f.values[0];
+  return undefined;
 }

@@ -7,10 +7,12 @@
 // terminationGracePeriodSeconds. A failed node's kubelet keeps running its
 // containers but cannot write status until the node recovers.
 import type { KubeObject } from '@kruise-ts/api';
-import type { Container, Pod } from 'kubernetes-types/core/v1.js';
+import type { Container, Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { SimContext, SimPayload } from './context';
 import { objectKey } from './keys';
+import { type KubeEventRecord, kubeMessages } from './kubeEvents';
 import { NodeSide } from './nodeSide';
+import { PodNetwork } from './podNetwork';
 import { type ContainerRuntime, composeStatus, imageIDOf, type PodRuntime, podLabel } from './podStatus';
 
 /** The kubelets of all nodes (one model, per-node image caches). */
@@ -21,7 +23,10 @@ export class Kubelet {
   private cache = new Map<string, Set<string>>();
   /** node → image → pods waiting for the pull. */
   private pulling = new Map<string, Map<string, Set<string>>>();
-  private ipCounter = 0;
+  /** `node\0image` → when its pull began (ms), for the `Pulled` event. */
+  private pullStarted = new Map<string, number>();
+  /** Pod addresses from each node's pod CIDR (podNetwork.ts). */
+  private readonly network = new PodNetwork();
   private containerCounter = 0;
   /** Containers started so far (for the summary). */
   containersStarted = 0;
@@ -93,6 +98,7 @@ export class Kubelet {
       source: rt.source,
       detail: { container: c.name, image: c.image, reason: 'ContainerRecreateRequest' },
     });
+    this.event(rt, c.name, 'Normal', 'Killing', () => kubeMessages.stopping(c.name));
     const ms = Math.min(Math.max(graceSeconds, 2) * 1000, this.ctx.jittered(this.ctx.timings.terminationMs));
     this.ctx.schedule(ms, { type: 'containerRestart', podUid: rt.uid, container: c.name, token: c.token });
     this.touch(rt.key);
@@ -105,7 +111,7 @@ export class Kubelet {
       const rt = p.metadata.uid ? this.pods.get(p.metadata.uid) : undefined;
       if (rt?.awaitingFinalDelete) {
         this.ctx.log({ type: 'PodTerminated', object: podLabel(rt), source: rt.source });
-        this.pods.delete(rt.uid);
+        this.forget(rt);
         this.ctx.store.finishPodTermination(rt.key, rt.source);
       } else this.touch(objectKey(p));
     }
@@ -126,11 +132,18 @@ export class Kubelet {
           detail: { image: ev.image },
         });
         this.nodeSide.onImagePulled(ev.node, ev.image);
+        const pullKey = `${ev.node}\0${ev.image}`;
+        const pullMs = now - (this.pullStarted.get(pullKey) ?? now);
+        this.pullStarted.delete(pullKey);
         for (const uid of [...(waiting ?? [])].sort()) {
           const rt = this.pods.get(uid);
           if (!rt || rt.terminating) continue;
           for (const c of rt.containers.values())
-            if (c.state === 'pulling' && c.image === ev.image) this.startContainer(rt, c);
+            if (c.state === 'pulling' && c.image === ev.image) {
+              const waited = now - (c.pullWaitFrom ?? now);
+              this.event(rt, c.name, 'Normal', 'Pulled', () => kubeMessages.pulled(ev.image, pullMs, waited));
+              this.startContainer(rt, c);
+            }
         }
         return;
       }
@@ -173,7 +186,7 @@ export class Kubelet {
           return;
         }
         this.ctx.log({ type: 'PodTerminated', object: podLabel(rt), source: rt.source });
-        this.pods.delete(rt.uid);
+        this.forget(rt);
         this.ctx.store.finishPodTermination(rt.key, rt.source);
         return;
       }
@@ -193,6 +206,10 @@ export class Kubelet {
       object: podLabel(rt),
       source: rt.source,
       detail: { container: c.name, reason },
+    });
+    this.event(rt, c.name, 'Warning', 'BackOff', () => {
+      const [, , namespace, name] = rt.key.split('/');
+      return kubeMessages.backOff(c.name, name, namespace, rt.uid);
     });
     this.ctx.schedule(this.ctx.timings.crashBackoffMs, {
       type: 'containerRestart',
@@ -227,12 +244,42 @@ export class Kubelet {
 
   // ---------------------------------------------------------------- internals
 
+  /**
+   * Raises a kubelet event about a pod (and a container of it) when anyone listens; the message
+   * is only built then.
+   */
+  private event(
+    rt: PodRuntime,
+    container: string | undefined,
+    type: KubeEventRecord['type'],
+    reason: string,
+    message: () => string,
+  ): void {
+    const emit = this.ctx.kubeEvent;
+    if (!emit) return;
+    const [, , namespace, name] = rt.key.split('/');
+    const involved: KubeEventRecord['involved'] = { kind: 'Pod', namespace, name, uid: rt.uid };
+    if (container !== undefined) involved.fieldPath = `spec.containers{${container}}`;
+    emit({ involved, type, reason, message: message(), component: 'kubelet', host: rt.node });
+  }
+
+  /** Drops a terminated pod's runtime and gives its address back. */
+  private forget(rt: PodRuntime): void {
+    this.pods.delete(rt.uid);
+    this.network.release(rt.node, rt.podIP);
+  }
+
   private syncPod(key: string): void {
     const pod = this.ctx.store.getByKey(key) as (KubeObject & Pod) | undefined;
     if (!pod?.spec?.nodeName || !pod.metadata?.uid) return;
     const uid = pod.metadata.uid;
     let rt = this.pods.get(uid);
     if (!rt) {
+      const node = pod.spec.nodeName;
+      const addr = this.network.allocate(
+        this.ctx.store.get('v1', 'Node', undefined, node) as Node | undefined,
+        node,
+      );
       rt = {
         uid,
         key,
@@ -242,9 +289,9 @@ export class Kubelet {
         terminating: false,
         terminateToken: 0,
         startTime: this.ctx.clock.now(),
-        podIP: `10.${(this.ipCounter >> 16) & 255}.${(this.ipCounter >> 8) & 255}.${this.ipCounter & 255}`,
+        podIP: addr.podIP,
+        hostIP: addr.hostIP,
       };
-      this.ipCounter++;
       this.pods.set(uid, rt);
     }
     if (pod.metadata.deletionTimestamp && !rt.terminating) this.terminate(rt, pod);
@@ -280,6 +327,7 @@ export class Kubelet {
       if (c.state === 'running') {
         c.restartCount++;
         c.finishedAt = this.ctx.clock.now();
+        this.event(rt, c.name, 'Normal', 'Killing', () => kubeMessages.definitionChanged(c.name));
       }
       c.state = 'pulling';
       this.ctx.log({
@@ -295,9 +343,12 @@ export class Kubelet {
   private ensureImage(rt: PodRuntime, c: ContainerRuntime): void {
     const cached = this.images(rt.node);
     if (cached.has(c.image)) {
+      this.event(rt, c.name, 'Normal', 'Pulled', () => kubeMessages.alreadyPresent(c.image));
       this.startContainer(rt, c);
       return;
     }
+    c.pullWaitFrom = this.ctx.clock.elapsedMs;
+    this.event(rt, c.name, 'Normal', 'Pulling', () => kubeMessages.pulling(c.image));
     this.startPull(rt.node, c.image).add(rt.uid);
   }
 
@@ -313,13 +364,16 @@ export class Kubelet {
       waiting = new Set();
       byImage.set(image, waiting);
       const t = this.ctx.timings.imagePull;
-      const ms = this.ctx.jittered(t.images[image] ?? t.defaultMs);
+      const ms = this.ctx.jittered(
+        t.nodes?.[node]?.[image] ?? t.nodes?.[node]?.['*'] ?? t.images[image] ?? t.defaultMs,
+      );
       this.ctx.log({
         type: 'ImagePulling',
         object: `Node/${node}`,
         source: `kubelet:${node}`,
         detail: { image, seconds: ms / 1000 },
       });
+      this.pullStarted.set(`${node}\0${image}`, this.ctx.clock.elapsedMs);
       this.ctx.schedule(ms, { type: 'imagePulled', node, image });
     }
     return waiting;
@@ -345,6 +399,8 @@ export class Kubelet {
     c.startedAt = this.ctx.clock.now();
     c.ready = false;
     this.containersStarted++;
+    this.event(rt, c.name, 'Normal', 'Created', () => kubeMessages.created(c.name));
+    this.event(rt, c.name, 'Normal', 'Started', () => kubeMessages.started(c.name));
     if (this.ctx.logs('ContainerStarted'))
       this.ctx.log({
         type: 'ContainerStarted',
@@ -375,6 +431,8 @@ export class Kubelet {
     rt.terminating = true;
     rt.terminateToken++;
     for (const c of rt.containers.values()) {
+      if (c.state === 'running')
+        this.event(rt, c.name, 'Normal', 'Killing', () => kubeMessages.stopping(c.name));
       c.token++;
       c.ready = false;
     }

@@ -9,7 +9,9 @@ import type { KubeObject } from '@kruise-ts/api';
 import type { Node, NodeCondition, Pod, Taint } from 'kubernetes-types/core/v1.js';
 import type { SimContext } from './context';
 import { displayName } from './keys';
+import { kubeMessages } from './kubeEvents';
 import type { Kubelet } from './kubelet';
+import { nodeAddresses } from './podNetwork';
 
 /** One node of the simulated cluster. */
 export interface NodeConfig {
@@ -26,11 +28,30 @@ export interface NodeConfig {
 /** Default node capacity. */
 export const DEFAULT_NODE_CAPACITY: Record<string, string> = { cpu: '4', memory: '16Gi', pods: '110' };
 
-/** The Node object for a node config, Ready. */
-export function nodeObject(cfg: NodeConfig, now: string): KubeObject {
+/**
+ * What a simulated node's kubelet reports about its machine (`kubectl get nodes -o wide`): the
+ * Kubernetes version the API server reports, and a container runtime and OS of a common kind of
+ * node. They are labels for the reader; nothing in the simulation depends on them.
+ */
+export const NODE_INFO = {
+  kubeletVersion: 'v1.32.0',
+  kubeProxyVersion: 'v1.32.0',
+  containerRuntimeVersion: 'containerd://1.7.24',
+  osImage: 'Debian GNU/Linux 12 (bookworm)',
+  kernelVersion: '6.1.0-28-amd64',
+  operatingSystem: 'linux',
+  architecture: 'amd64',
+} as const;
+
+/**
+ * The Node object for a node config, Ready. `index` is the node's registration order: it picks
+ * the pod CIDR and InternalIP (podNetwork.ts).
+ */
+export function nodeObject(cfg: NodeConfig, now: string, index = 0): KubeObject {
   const capacity: Record<string, string> = { ...DEFAULT_NODE_CAPACITY };
   for (const [k, v] of Object.entries(cfg.capacity ?? {})) capacity[k] = String(v);
-  const spec: Record<string, unknown> = {};
+  const { podCIDR, internalIP } = nodeAddresses(index);
+  const spec: Record<string, unknown> = { podCIDR, podCIDRs: [podCIDR] };
   if (cfg.taints && cfg.taints.length > 0) spec.taints = cfg.taints;
   if (cfg.unschedulable) spec.unschedulable = true;
   return {
@@ -50,8 +71,33 @@ export function nodeObject(cfg: NodeConfig, now: string): KubeObject {
       capacity,
       allocatable: capacity,
       conditions: [readyCondition('True', 'KubeletReady', 'kubelet is posting ready status', now)],
+      addresses: [
+        { type: 'InternalIP', address: internalIP },
+        { type: 'Hostname', address: cfg.name },
+      ],
+      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      nodeInfo: {
+        machineID: machineId(cfg.name),
+        systemUUID: machineId(`uuid:${cfg.name}`).replace(
+          /^(.{8})(.{4})(.{4})(.{4})(.{12})$/,
+          '$1-$2-$3-$4-$5',
+        ),
+        bootID: machineId(`boot:${cfg.name}`).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'),
+        ...NODE_INFO,
+      },
     },
   };
+}
+
+/** 32 hex digits derived from `s` (FNV-1a, four rounds): stable ids for a node's machine. */
+function machineId(s: string): string {
+  let out = '';
+  for (let round = 0; round < 4; round++) {
+    let h = 0x811c9dc5 ^ round;
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+    out += h.toString(16).padStart(8, '0');
+  }
+  return out;
 }
 
 function readyCondition(status: string, reason: string, message: string, now: string): NodeCondition {
@@ -166,6 +212,18 @@ export class NodeLifecycle {
           object: displayName(p),
           source: 'node-lifecycle',
           detail: { node: ev.node },
+        });
+        this.ctx.kubeEvent?.({
+          involved: {
+            kind: 'Pod',
+            namespace: p.metadata.namespace,
+            name: p.metadata.name ?? '',
+            uid: p.metadata.uid,
+          },
+          type: 'Warning',
+          reason: 'NodeNotReady',
+          message: kubeMessages.nodeNotReady(),
+          component: 'node-controller',
         });
       }
       this.ctx.schedule(this.ctx.timings.podEvictionTimeoutMs, {

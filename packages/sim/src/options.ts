@@ -25,6 +25,11 @@ export interface SimulationOptions {
   /** Every scheduled time is rounded up to a multiple of this. Default 1000 ms. */
   resolutionMs?: number;
   logLevel?: LogLevel;
+  /**
+   * How many event-log records the simulation keeps, the most recent ones (default
+   * `DEFAULT_EVENT_LOG_CAPACITY`, 10 000); `Infinity` keeps the full log.
+   */
+  eventLogCapacity?: number;
   invariants?: (InvariantConfig | InvariantName)[];
   failures?: ScheduledFailure[];
   /** Deep-freeze stored objects (tests). */

@@ -27,6 +27,8 @@ export interface ContainerRuntime {
   token: number;
   /** Readiness is failing until this time (ms), after which it turns ready. */
   unreadyUntil?: number;
+  /** When the container began waiting for its image (ms; the `Pulled` event's "including waiting"). */
+  pullWaitFrom?: number;
 }
 
 /** One pod as its kubelet knows it. */
@@ -42,6 +44,8 @@ export interface PodRuntime {
   awaitingFinalDelete?: boolean;
   startTime: string;
   podIP: string;
+  /** The node's InternalIP (podNetwork.ts), when the node object has one. */
+  hostIP?: string;
   /** Cached `podLabel` (`Pod/namespace/name`). */
   label?: string;
 }
@@ -122,8 +126,11 @@ export function composeStatus(pod: Pod, rt: PodRuntime, now: string): PodStatus 
       : readyGatesFalse(view, gates);
   const conditions = setKubeletConditions(oldConditions, INITIALIZED, containersReadyCond, readyCond, now);
   const phase = everStarted || old.phase === 'Running' ? 'Running' : 'Pending';
-  const hostIP = old.hostIP ?? `192.168.0.${(hashIndex(rt.node) % 250) + 1}`;
+  const hostIP = old.hostIP ?? rt.hostIP ?? `192.168.0.${(hashIndex(rt.node) % 250) + 1}`;
   const podIP = old.podIP ?? rt.podIP;
+  // the plural fields describe and dual-stack clients read; one IPv4 address each
+  const podIPs = old.podIPs ?? [{ ip: podIP }];
+  const hostIPs = old.hostIPs ?? [{ ip: hostIP }];
   const startTime = old.startTime ?? rt.startTime;
   if (
     !changed &&
@@ -131,6 +138,8 @@ export function composeStatus(pod: Pod, rt: PodRuntime, now: string): PodStatus 
     phase === old.phase &&
     hostIP === old.hostIP &&
     podIP === old.podIP &&
+    podIPs === old.podIPs &&
+    hostIPs === old.hostIPs &&
     startTime === old.startTime
   )
     return old;
@@ -140,7 +149,9 @@ export function composeStatus(pod: Pod, rt: PodRuntime, now: string): PodStatus 
     phase,
     conditions,
     hostIP,
+    hostIPs,
     podIP,
+    podIPs,
     startTime,
     containerStatuses: (changed ? statuses : oldStatuses) as unknown as PodStatus['containerStatuses'],
   });

@@ -11,6 +11,7 @@ import type { Node, Pod, PodCondition, Taint } from 'kubernetes-types/core/v1.js
 import { findMatchingUntoleratedTaint, matchesRequiredNodeAffinity, quantityValue } from './compat';
 import type { SimContext } from './context';
 import { displayName, objectKey } from './keys';
+import { kubeMessages } from './kubeEvents';
 
 interface NodeUsage {
   node: Node & KubeObject;
@@ -221,6 +222,13 @@ export class Scheduler {
         source: 'scheduler',
         detail: { message },
       });
+      this.ctx.kubeEvent?.({
+        involved: { kind: 'Pod', namespace: ref.namespace, name: ref.name, uid: pod.metadata.uid },
+        type: 'Warning',
+        reason: 'FailedScheduling',
+        message,
+        component: 'default-scheduler',
+      });
       return;
     }
     best.cpu += req.cpu;
@@ -237,6 +245,15 @@ export class Scheduler {
       object: displayName(pod),
       source: 'scheduler',
       detail: { node: best.name },
+    });
+    const ns = pod.metadata.namespace ?? 'default';
+    const podName = pod.metadata.name ?? '';
+    this.ctx.kubeEvent?.({
+      involved: { kind: 'Pod', namespace: ns, name: podName, uid: pod.metadata.uid },
+      type: 'Normal',
+      reason: 'Scheduled',
+      message: kubeMessages.scheduled(ns, podName, best.name),
+      component: 'default-scheduler',
     });
   }
 

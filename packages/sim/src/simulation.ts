@@ -19,6 +19,7 @@ import { EventLog, type SimEvent } from './events';
 import { injectFailure, type ScheduledFailure } from './failures';
 import { InvariantChecker, type InvariantReport, type Violation } from './invariants';
 import { apiVersionOf, displayName, objectKey } from './keys';
+import type { KubeEventRecord } from './kubeEvents';
 import { Kubelet } from './kubelet';
 import { NodeLifecycle, nodeObject } from './nodes';
 import { defaultNodes, type SimStats, type SimulationOptions } from './options';
@@ -63,6 +64,7 @@ export class Simulation {
   private timelineDirty = true;
   private lastCheckedMs = -1;
   private settleListeners: ((sim: Simulation) => void)[] = [];
+  private kubeEventListeners: ((e: KubeEventRecord) => void)[] = [];
   /** The deadline a `runToward` paused at while settling there (the clock is at it already). */
   private pausedAtDeadline?: number;
 
@@ -73,7 +75,7 @@ export class Simulation {
     this.resolution = Math.max(1, opts.resolutionMs ?? 1000);
     this.featureGates = opts.featureGates ?? {};
     this.failures = [...(opts.failures ?? [])];
-    this.log = new EventLog(opts.logLevel ?? 'all');
+    this.log = new EventLog(opts.logLevel ?? 'all', opts.eventLogCapacity);
     this.registry = (opts.registry ?? defaultRegistry).clone();
     this.admission = this.registry.installAdmission(opts.admission?.clone() ?? new AdmissionChain());
     this.store = new Store({
@@ -119,8 +121,8 @@ export class Simulation {
       applyAction: (a, source) => this.applyAction(a, source),
     });
     this.store.watch((c) => this.onChange(c));
-    for (const n of opts.nodes ?? defaultNodes()) {
-      this.store.create(nodeObject(n, this.clock.now()), 'cluster', 'NodeRegistered');
+    for (const [index, n] of (opts.nodes ?? defaultNodes()).entries()) {
+      this.store.create(nodeObject(n, this.clock.now(), index), 'cluster', 'NodeRegistered');
       for (const img of n.images ?? []) this.kubelet.images(n.name).add(img);
     }
     this.failures.forEach((f, index) => {
@@ -269,6 +271,23 @@ export class Simulation {
     this.settleListeners.push(listener);
     return () => {
       this.settleListeners = this.settleListeners.filter((l) => l !== listener);
+    };
+  }
+
+  /**
+   * Calls `listener` with every Kubernetes event the scheduler, kubelet and node lifecycle models
+   * raise (kubeEvents.ts: `Scheduled`, `Pulling`, `Started`, `BackOff`, …). They are not in the
+   * event log; with no listener the models do not build them.
+   */
+  onKubeEvent(listener: (e: KubeEventRecord) => void): () => void {
+    this.kubeEventListeners.push(listener);
+    this.ctx.kubeEvent = (e) => {
+      const record: KubeEventRecord = { ...e, time: this.clock.now() };
+      for (const l of this.kubeEventListeners) l(record);
+    };
+    return () => {
+      this.kubeEventListeners = this.kubeEventListeners.filter((l) => l !== listener);
+      if (this.kubeEventListeners.length === 0) this.ctx.kubeEvent = undefined;
     };
   }
 

@@ -47,7 +47,9 @@ export class Store extends StoreSubresources {
   /**
    * Deletes an object. With finalizers, or for a pod bound to a node with a
    * grace period, it only gets a deletionTimestamp (a pod's is now + grace).
-   * Removal garbage-collects dependents (background propagation).
+   * Removal garbage-collects dependents (background propagation). With `dryRun` the checks and
+   * DELETE admission run and the answer is what the delete would do (`removed`, or the object with
+   * its deletionTimestamp at the stored resourceVersion); nothing changes.
    */
   delete(
     target: ObjectRef,
@@ -56,6 +58,7 @@ export class Store extends StoreSubresources {
       preconditions?: { uid?: string; resourceVersion?: string };
       gracePeriodSeconds?: number;
       reason?: string;
+      dryRun?: boolean;
     } = {},
   ): WriteResult {
     const key = refKey(target);
@@ -87,12 +90,14 @@ export class Store extends StoreSubresources {
     if (old.metadata.deletionTimestamp) {
       // Already terminating: a shorter grace period may cut it short.
       const cur = old.metadata.deletionGracePeriodSeconds ?? 0;
+      if (opts.dryRun) return { ok: true, object: old };
       if (isPod && opts.gracePeriodSeconds !== undefined && opts.gracePeriodSeconds < cur)
         return this.setGrace(old, opts.gracePeriodSeconds, source, opts.reason);
       return { ok: true, object: old };
     }
     const hasFinalizers = (old.metadata.finalizers ?? []).length > 0;
     if (!hasFinalizers && grace <= 0) {
+      if (opts.dryRun) return { ok: true, object: old, removed: true };
       this.remove(old, source, opts.reason);
       return { ok: true, removed: true };
     }
@@ -100,8 +105,9 @@ export class Store extends StoreSubresources {
       ...old.metadata,
       deletionTimestamp: this.opts.at(this.opts.nowMs() + grace * 1000),
       deletionGracePeriodSeconds: grace,
-      resourceVersion: String(++this.rv),
+      resourceVersion: opts.dryRun ? old.metadata.resourceVersion : String(++this.rv),
     };
+    if (opts.dryRun) return { ok: true, object: { ...old, metadata: meta } };
     const stored = this.commit({ ...old, metadata: meta });
     this.notify({ type: 'modified', key, old, object: stored, source, verb: 'delete', reason: opts.reason });
     return { ok: true, object: stored };

@@ -16,6 +16,7 @@ import {
   jsonEqual,
 } from './compat';
 import { isNamespaced, keyOf, objectKey, refKey, resourceName } from './keys';
+import { quotaDenial } from './objectQuota';
 import { ObjectIndex } from './storeIndex';
 import { conflict, invalid, notFound, type WriteResult } from './storeResults';
 
@@ -76,10 +77,25 @@ export abstract class StoreWrites extends ObjectIndex {
   protected readonly getForAdmission: AdmissionContext['get'] = (a, k, ns, n) => this.get(a, k, ns, n);
   protected uidCounter = 0;
   private readonly rng;
+  /** Names and uids of dry runs come from their own sequence, so a dry run never shifts the real ones. */
+  private readonly dryRunRng;
+  private dryRunUids = 0;
+
+  /** The most objects the store holds at once (objectQuota.ts); set with {@link limitObjects}. */
+  private maxObjects = Number.POSITIVE_INFINITY;
+
+  /**
+   * Refuses creates once `max` objects exist (403 Forbidden, `exceeded quota`; objectQuota.ts).
+   * `kruise-ts serve` sets it from `--max-objects`; a simulation is unlimited otherwise.
+   */
+  limitObjects(max: number): void {
+    this.maxObjects = max;
+  }
 
   constructor(protected readonly opts: StoreOptions) {
     super(opts.freeze ?? false);
     this.rng = createRng((opts.seed ^ 0x5bd1e995) >>> 0);
+    this.dryRunRng = createRng((opts.seed ^ 0x2545f491) >>> 0);
   }
 
   /** The `controllerState` the last reconcile of the object at `key` returned (docs/architecture.md). */
@@ -125,8 +141,15 @@ export abstract class StoreWrites extends ObjectIndex {
     return stored;
   }
 
-  /** Creates an object (POST): admission, generated name, uid, resourceVersion, generation 1, creationTimestamp. */
-  create(obj: KubeObject, source: string, reason?: string): WriteResult {
+  /**
+   * Creates an object (POST): admission, generated name, uid, resourceVersion, generation 1, creationTimestamp.
+   * With `dryRun` (the API's `dryRun=All`) everything runs up to the commit and the object is answered
+   * as kube-apiserver answers a dry-run create: uid and creationTimestamp set, no resourceVersion;
+   * nothing is stored, nobody is notified and no resourceVersion is consumed.
+   */
+  create(obj: KubeObject, source: string, reason?: string, dryRun = false): WriteResult {
+    const overQuota = quotaDenial(obj, this.size, this.maxObjects); // objectQuota.ts
+    if (overQuota) return overQuota;
     let meta = extend(obj.metadata);
     if (isNamespaced(obj.kind) && !meta.namespace) meta.namespace = 'default';
     if (!isNamespaced(obj.kind)) delete meta.namespace;
@@ -135,7 +158,8 @@ export abstract class StoreWrites extends ObjectIndex {
         return invalid(obj, [
           { type: 'FieldValueRequired', field: 'metadata.name', detail: 'name or generateName is required' },
         ]);
-      do meta.name = `${meta.generateName}${this.rng.string(5)}`;
+      const rng = dryRun ? this.dryRunRng : this.rng;
+      do meta.name = `${meta.generateName}${rng.string(5)}`;
       while (this.objects.has(keyOf(obj.apiVersion, obj.kind, meta.namespace, meta.name)));
     }
     let candidate: KubeObject = extend(obj, { metadata: meta });
@@ -151,8 +175,8 @@ export abstract class StoreWrites extends ObjectIndex {
       const message = `${resourceName(obj.kind)} "${meta.name}" already exists`;
       return { ok: false, code: 409, reason: 'AlreadyExists', message };
     }
-    meta.uid = this.nextUid();
-    meta.resourceVersion = String(++this.rv);
+    meta.uid = dryRun ? deterministicUid(this.opts.seed ^ 0x2545f491, this.dryRunUids++) : this.nextUid();
+    if (!dryRun) meta.resourceVersion = String(++this.rv);
     meta.generation = 1;
     meta.creationTimestamp = this.opts.now();
     const { status: givenStatus, ...body } = candidate;
@@ -166,13 +190,18 @@ export abstract class StoreWrites extends ObjectIndex {
             : undefined;
     const out: KubeObject =
       status === undefined ? extend(body, { metadata: meta }) : extend(body, { metadata: meta, status });
+    if (dryRun) return { ok: true, object: out };
     const stored = this.commit(out, undefined, key);
     this.notify({ type: 'added', key, object: stored, source, verb: 'create', reason });
     return { ok: true, object: stored };
   }
 
-  /** Replaces an object (PUT). Keeps uid, creationTimestamp, deletion fields and the stored status. */
-  update(obj: KubeObject, source: string, reason?: string): WriteResult {
+  /**
+   * Replaces an object (PUT). Keeps uid, creationTimestamp, deletion fields and the stored status.
+   * With `dryRun` the answer is the object as it would be stored (admitted, generation bumped) at the
+   * stored resourceVersion, and nothing is written.
+   */
+  update(obj: KubeObject, source: string, reason?: string, dryRun = false): WriteResult {
     const key = objectKey(obj);
     const old = this.objects.get(key);
     if (!old) return notFound(obj.kind, obj.metadata.name ?? '');
@@ -183,6 +212,7 @@ export abstract class StoreWrites extends ObjectIndex {
       'update',
       reason,
       true,
+      dryRun,
     );
   }
 
@@ -230,6 +260,7 @@ export abstract class StoreWrites extends ObjectIndex {
     verb: string,
     reason: string | undefined,
     admit: boolean,
+    dryRun = false,
   ): WriteResult {
     const { result } = applyAction(createApplier([old]), action, this.opts.now());
     if (!result.ok)
@@ -241,7 +272,7 @@ export abstract class StoreWrites extends ObjectIndex {
       };
     // Core answers a write that changes nothing with the stored object itself.
     if (result.object === old) return { ok: true, object: old };
-    return this.replace(old, result.object, source, verb, reason, admit);
+    return this.replace(old, result.object, source, verb, reason, admit, dryRun);
   }
 
   // ---------------------------------------------------------------- internals
@@ -260,6 +291,7 @@ export abstract class StoreWrites extends ObjectIndex {
     verb: string,
     reason: string | undefined,
     admit: boolean,
+    dryRun = false,
   ): WriteResult {
     // Identity and server-owned fields cannot change: they are taken from `old`, in place
     // where `next` has them (key order kept), appended otherwise; undefined values dropped.
@@ -293,8 +325,10 @@ export abstract class StoreWrites extends ObjectIndex {
       return { ok: true, object: old };
     const out = owned ? candidate : extend(candidate, { metadata: extend(candidate.metadata) });
     const outMeta = out.metadata as Record<string, unknown>;
-    outMeta.resourceVersion = String(++this.rv);
     if (verb !== 'updateStatus' && specChanged) outMeta.generation = ((om.generation as number) ?? 0) + 1;
+    // a dry run answers here: the stored resourceVersion, nothing committed or notified
+    if (dryRun) return { ok: true, object: out };
+    outMeta.resourceVersion = String(++this.rv);
     // A terminating object whose last finalizer went away is removed (pods only once the kubelet is done).
     if (
       out.metadata.deletionTimestamp &&

@@ -108,13 +108,14 @@ describe('summary and HTML report of the example', () => {
     expect(out).toContain('invariant maxUnavailable  ok (checked');
   });
 
-  it('writes one self-contained page: inline SVG timeline, event table, no scripts or external resources', () => {
+  it('writes one self-contained page: inline SVG timeline, event table, one inline script, no external resources', () => {
     const html = renderHtmlReport(r, { wallMs: 123 });
     expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
     expect(html).toContain('<svg');
     expect(html).toContain('<polygon');
     expect(html).toContain('CloneSet/default/sample');
     expect(html).toContain('<table class="events">');
-    expect(html).not.toMatch(/<script|<link|src="http|href="http/);
+    expect(html).not.toMatch(/<script [^>]*src|<link|src="http|href="http/);
+    expect(html.match(/<script>/g)).toHaveLength(1); // the event filter
   });
 });

@@ -1,5 +1,6 @@
-// `kruise-ts sim <scenario.yaml>`: runs a scenario, printing the
-// `kubectl get clone` table whenever it changes and a progress line as it goes,
+// `kruise-ts sim <scenario.yaml>`: runs a scenario, printing the `kubectl get`
+// table of each Kruise kind it runs (clone, asts, ads, sidecarset, ud, imagepulljob,
+// imagelistpulljob, crr) whenever a row changes and a progress line as it goes,
 // then a summary. `--report out.html` writes the HTML report; `--json` prints
 // the event log as JSON lines instead of the tables.
 
@@ -13,11 +14,15 @@ import {
   formatRow,
   formatScenarioError,
   formatSummary,
+  kindColumns,
+  kindRow,
   type RunResult,
   renderHtmlReport,
   runScenario,
   type Simulation,
   summarize,
+  TABLE_KINDS,
+  unitedSubsetsLine,
 } from '@kruise-ts/sim';
 import { CliError, type CliIO, maxInputBytesOf, readInput, relativeReader, resolvePath } from '../io';
 
@@ -54,6 +59,8 @@ export function simCommand(file: string, opts: SimCommandOptions, io: CliIO, dis
     fileName: name,
     readFile: relativeReader(io, path, maxBytes),
     seed,
+    // the HTML report's event table shows the whole run, not the bounded log's last records
+    ...(opts.report ? { eventLogCapacity: Number.POSITIVE_INFINITY } : {}),
     onStart: (sim, scenario) => {
       const nodes = scenario.nodes.length;
       if (printer)
@@ -97,8 +104,8 @@ function writeReport(io: CliIO, file: string, result: RunResult, wallMs: number)
 /** Prints table rows when they change, step lines, violations and (on a TTY) a live progress line. */
 class LivePrinter {
   private last = new Map<string, string>();
-  private widths: number[] = [];
-  private headerDone = false;
+  private widths = new Map<string, number[]>();
+  private lastKind = '';
   private progress = '';
   private stepLabel = '';
   private totalSteps = 0;
@@ -122,20 +129,29 @@ class LivePrinter {
   tick(sim: Simulation): void {
     const now = sim.clock.startEpochMs + sim.nowMs;
     const sets = sim.list<KubeObject>('CloneSet');
-    if (!this.headerDone && sets.length > 0) {
-      this.widths = columnWidths([
-        CLONESET_COLUMNS as unknown as string[],
-        ...sets.map((c) => cloneSetRow(c, now)),
-      ]);
-      this.line(formatRow(CLONESET_COLUMNS, this.widths));
-      this.headerDone = true;
-    }
-    for (const cs of sets) {
-      const row = cloneSetRow(cs, now);
-      const key = row.slice(0, -1).join('|');
-      if (this.last.get(row[0]) === key) continue;
-      this.last.set(row[0], key);
-      this.line(formatRow(row, this.widths));
+    for (const { kind, apiVersion } of TABLE_KINDS) {
+      const objs = kind === 'CloneSet' ? sets : sim.list<KubeObject>(kind, undefined, apiVersion);
+      if (objs.length === 0) continue;
+      const header = kind === 'CloneSet' ? [...CLONESET_COLUMNS] : kindColumns(kind);
+      const rowOf = (o: KubeObject) => (kind === 'CloneSet' ? cloneSetRow(o, now) : kindRow(o, now));
+      let widths = this.widths.get(kind);
+      if (!widths) {
+        widths = columnWidths([header, ...objs.map(rowOf)]);
+        this.widths.set(kind, widths);
+      }
+      const age = header.indexOf('AGE');
+      for (const o of objs) {
+        const row = rowOf(o);
+        const key = row.filter((_, i) => i !== age).join('|');
+        const id = `${kind}/${o.metadata.namespace ?? ''}/${row[0]}`;
+        if (this.last.get(id) === key) continue;
+        this.last.set(id, key);
+        // A table's header comes again whenever another kind's rows were printed in between.
+        if (this.lastKind !== kind) this.line(formatRow(header, widths));
+        this.lastKind = kind;
+        this.line(formatRow(row, widths));
+        if (kind === 'UnitedDeployment') this.line(`  subsets: ${unitedSubsetsLine(o)}`);
+      }
     }
     if (this.io.isTTY) {
       const parts = sets.map((cs) => {

@@ -3,7 +3,7 @@
 // shape the runner drives (primary informer, secondary informers with their event → key
 // mapping, the read set the expectations gate checks, the pure reconcile). Shared by the
 // workload controllers (index.ts) and the node-side controllers (nodeops.ts).
-import type { KubeObject } from '@kruise-ts/api';
+import type { KubeObject, StructureCache } from '@kruise-ts/api';
 import type { FeatureGates, ReconcileResult } from '@kruise-ts/core';
 import { keyFor } from '../kube/resources';
 
@@ -30,6 +30,8 @@ export interface ControllerEnv {
   nodeImageCreationDelaySeconds?: number;
   /** Namespace of the pull-secret copies (env `KRUISE_DAEMON_CONFIG_NS`, default `kruise-daemon-config`). */
   daemonConfigNamespace?: string;
+  /** The runner's structure cache, for the reconcile entries' check of observed objects (core.md §10.1). */
+  structureCache?: StructureCache;
 }
 
 /** What the operator's runner needs to drive one controller. */
@@ -57,6 +59,12 @@ export interface OperatorController {
     state: unknown,
     env: ControllerEnv,
   ): ReconcileResult<unknown>;
+  /**
+   * Makes the reconcile one runner uses, holding what the controller keeps between its
+   * reconciles (its cache, e.g. CloneSet's `createCloneSetCache()`). The runner calls it once
+   * and keeps the result; without it, `reconcile` is used.
+   */
+  makeReconcile?(): OperatorController['reconcile'];
 }
 
 export const POD: KindRef = { apiVersion: 'v1', kind: 'Pod' };

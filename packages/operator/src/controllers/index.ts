@@ -2,7 +2,7 @@
 // event on another object maps to its work-queue keys, and how its pure reconcile's input is
 // built from the cache. No rollout math here: every decision is the controller package's.
 import type { CloneSet, DaemonSet, KubeObject, SidecarSet, StatefulSet } from '@kruise-ts/api';
-import { reconcileCloneSet } from '@kruise-ts/cloneset';
+import { type CloneSetCache, createCloneSetCache, reconcileCloneSet } from '@kruise-ts/cloneset';
 import type { FeatureGates, ReconcileResult } from '@kruise-ts/core';
 import { reconcileDaemonSet } from '@kruise-ts/daemonset';
 import { reconcileSidecarSet } from '@kruise-ts/sidecarset';
@@ -61,18 +61,26 @@ export const cloneSetController: OperatorController = {
     const o = owned(cache, obj.metadata.uid);
     return [obj, ...(o.pods as unknown as KubeObject[]), ...(o.revisions as unknown as KubeObject[])];
   },
-  reconcile: (obj, cache, now, _state, env) => {
+  reconcile: cloneSetReconcile(undefined),
+  makeReconcile: () => cloneSetReconcile(createCloneSetCache()),
+};
+
+/** CloneSet's reconcile with `memo` (one per runner; `undefined`: a fresh one per reconcile). */
+function cloneSetReconcile(memo: CloneSetCache | undefined): OperatorController['reconcile'] {
+  return (obj, cache, now, _state, env) => {
     const o = owned(cache, obj.metadata.uid);
     return reconcileCloneSet(
       { cloneSet: obj as CloneSet, ...o, nodes: cache.list(NODE) as unknown as Node[], now },
       {
         featureGates: env.featureGates,
         seed: env.seed,
+        structureCache: env.structureCache,
         scalingExcludePreparingDelete: env.scalingExcludePreparingDelete,
+        ...(memo ? { cache: memo } : {}),
       },
     );
-  },
-};
+  };
+}
 
 /** Advanced StatefulSet (apps.kruise.io/v1beta1): the namespace's pods, revisions and PVCs. */
 export const statefulSetController: OperatorController = {
@@ -95,7 +103,7 @@ export const statefulSetController: OperatorController = {
         now,
         controllerState: state as any,
       },
-      { featureGates: env.featureGates, seed: env.seed },
+      { featureGates: env.featureGates, seed: env.seed, structureCache: env.structureCache },
     ) as ReconcileResult<unknown>;
   },
 };
@@ -123,7 +131,7 @@ export const daemonSetController: OperatorController = {
         now,
         controllerState: state,
       },
-      { featureGates: env.featureGates, seed: env.seed },
+      { featureGates: env.featureGates, seed: env.seed, structureCache: env.structureCache },
     ) as ReconcileResult<unknown>;
   },
 };
@@ -146,7 +154,7 @@ export const sidecarSetController: OperatorController = {
         now,
         kruiseNamespace: env.kruiseNamespace,
       },
-      { featureGates: env.featureGates, seed: env.seed },
+      { featureGates: env.featureGates, seed: env.seed, structureCache: env.structureCache },
     ) as ReconcileResult<unknown>,
 };
 
@@ -175,7 +183,7 @@ export const unitedDeploymentController: OperatorController = {
         now,
         controllerState: state,
       },
-      { featureGates: env.featureGates, seed: env.seed },
+      { featureGates: env.featureGates, seed: env.seed, structureCache: env.structureCache },
     ) as ReconcileResult<unknown>;
   },
 };

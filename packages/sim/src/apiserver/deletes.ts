@@ -1,7 +1,8 @@
 // DELETE of one object through the simulation (guide §E, §I): DeleteOptions from the body and
 // the query, the admission of the delete (the operator's webhooks when configured, otherwise the
 // simulated kruise's deletion protection), dry runs, uid and resourceVersion preconditions, a
-// pod's grace period, and orphan propagation (dependents lose the owner reference first).
+// pod's grace period, and orphan propagation (dependents lose the owner reference first). A dry
+// run (query or DeleteOptions body, dryRun.ts) runs all of it but the write.
 import type { KubeObject } from '@kruise-ts/api';
 import type { WriteResult } from '../store';
 import { type ApiContext, deleteAdmissionContext, getObject, type Reply } from './objects';
@@ -52,7 +53,7 @@ export async function deleteObject(ctx: ApiContext, req: WriteRequest, current?:
   if (ctx.webhooks) {
     const old = await requestView(ctx, req, obj);
     if (isStatus(old)) return fail(old);
-    const w = await ctx.webhooks.admit(req.res, 'DELETE', undefined, old, undefined, req.query.has('dryRun'));
+    const w = await ctx.webhooks.admit(req.res, 'DELETE', undefined, old, undefined, req.dryRun === true);
     if (!w.ok) return fail(w.status);
   } else {
     // The server plays kruise: its deletion protection (docs/reference/operator.md §1), dry runs included
@@ -60,7 +61,6 @@ export async function deleteObject(ctx: ApiContext, req: WriteRequest, current?:
     const d = ctx.sim.admission.admitDelete(obj, deleteAdmissionContext(ctx.sim));
     if (!d.allowed) return fail(status(d.code, d.reason, d.message));
   }
-  if (req.query.has('dryRun')) return replyAs(ctx, req, 200, obj);
   const pre = opts.preconditions ?? undefined;
   for (const [field, given, actual] of [
     ['UID', pre?.uid, obj.metadata.uid],
@@ -74,8 +74,22 @@ export async function deleteObject(ctx: ApiContext, req: WriteRequest, current?:
           `Precondition failed: ${field} in precondition: ${given}, ${field} in object meta: ${actual}`,
         ),
       );
-  if (opts.propagationPolicy === 'Orphan' && obj.metadata.uid) orphanDependents(ctx, obj.metadata.uid);
   const target = refOf(req.res, obj);
+  if (req.dryRun) {
+    // dryRun.ts: the store answers what the delete would do and changes nothing
+    const grace =
+      typeof opts.gracePeriodSeconds === 'number' && obj.kind === 'Pod'
+        ? Math.max(0, opts.gracePeriodSeconds)
+        : undefined;
+    const d = ctx.sim.store.delete(target, SOURCE, {
+      gracePeriodSeconds: grace,
+      reason: 'Delete',
+      dryRun: true,
+    });
+    if (!d.ok) return fail(writeFailure(d, req.res, name));
+    return replyAs(ctx, req, 200, d.object ?? obj);
+  }
+  if (opts.propagationPolicy === 'Orphan' && obj.metadata.uid) orphanDependents(ctx, obj.metadata.uid);
   let r: WriteResult;
   if (typeof opts.gracePeriodSeconds === 'number' && obj.kind === 'Pod') {
     r = ctx.sim.store.delete(target, SOURCE, {

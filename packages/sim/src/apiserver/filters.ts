@@ -45,7 +45,8 @@ export function compileFilter(
   };
 }
 
-function fieldValue(obj: unknown, path: string[]): string {
+/** The value a field selector compares: the string at `path`, `''` when absent or null. */
+export function fieldValue(obj: unknown, path: string[]): string {
   let cur: unknown = obj;
   for (const p of path) {
     if (cur === null || typeof cur !== 'object') return '';

@@ -25,10 +25,13 @@ import { selfSignedCertificate } from './certificate';
 import { bootstrap, EventBridge, followCrds, RealTimeDriver } from './cluster';
 import { ConversionRunner } from './conversion';
 import { type GuardOptions, guardRequest, isLoopbackAddress } from './guard';
+import { KubeEventRecorder } from './kubeEventRecorder';
 import type { ApiContext, Reply } from './objects';
+import { ListSnapshots } from './pagination';
 import { BASE_HEADERS } from './reads';
 import { Registry } from './registry';
 import { route } from './router';
+import { SelectorIndex } from './selectorIndex';
 import { badRequest, internalError, status } from './status';
 import { WatchHub } from './watch';
 import { HttpWebhookRunner } from './webhooks';
@@ -162,6 +165,15 @@ export function kubeconfigFor(url: string, auth: KubeconfigAuth = {}): string {
   });
 }
 
+/** A `Warning` header value as kube-apiserver writes one: `299 - "<quoted text>"`, ASCII only. */
+function warningHeader(text: string): string {
+  const quoted = JSON.stringify(text).replace(
+    /[^\x20-\x7e]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return `299 - ${quoted}`;
+}
+
 function send(res: ServerResponse, reply: Reply): void {
   if (res.headersSent) {
     res.end();
@@ -174,6 +186,7 @@ function send(res: ServerResponse, reply: Reply): void {
     ...BASE_HEADERS,
     'Content-Type': ct,
     'Content-Length': Buffer.byteLength(text),
+    ...(reply.warnings?.length ? { Warning: reply.warnings.map(warningHeader) } : {}),
   });
   res.end(text);
 }
@@ -217,12 +230,26 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   for (const crd of sim.store.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition'))
     registry.addCrd(crd);
   const hub = new WatchHub(sim.store, options.watchHistory ?? 50_000);
-  const events = new EventBridge(sim, registry);
+  const bridge = new EventBridge(sim, registry);
+  // the scheduler's, kubelets' and node controller's events as core/v1 Events (kubeEventRecorder.ts)
+  const recorder = new KubeEventRecorder(sim);
+  const events = {
+    flush: () => {
+      bridge.flush();
+      recorder.flush();
+    },
+    close: () => {
+      bridge.close();
+      recorder.close();
+    },
+  };
   const ctx: ApiContext = {
     sim,
     registry,
     hub,
     nowMs: () => sim.clock.startEpochMs + sim.clock.elapsedMs,
+    selectors: new SelectorIndex(sim.store),
+    snapshots: new ListSnapshots(sim.store, hub),
   };
   const external = controllers === 'none' && !options.simulation;
   // Multi-version CRDs: stored in their storage version, served in the requested one. With its
@@ -320,6 +347,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
       driver.stop();
       for (const end of [...closing]) end();
       hub.close();
+      ctx.selectors?.close();
       events.close();
       unfollow();
       await new Promise<void>((resolve) => {

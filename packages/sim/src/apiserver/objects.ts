@@ -6,9 +6,11 @@ import type { FeatureGates } from '@kruise-ts/core';
 import type { DeleteAdmissionContext } from '../admission';
 import type { Simulation } from '../simulation';
 import type { ConversionRunner } from './conversion';
-import { compileFilter, matchesFilter } from './filters';
+import { compileFilter, matchesFilter, type ObjectFilter } from './filters';
 import { evalJsonPath } from './jsonpath';
+import type { ListSnapshots } from './pagination';
 import type { Registry, ResourceInfo } from './registry';
+import type { SelectorIndex } from './selectorIndex';
 import type { StatusObject } from './status';
 import type { IncludeObject } from './tables';
 import type { WatchHub } from './watch';
@@ -24,9 +26,16 @@ export interface ApiContext {
   webhooks?: WebhookRunner;
   /** Converts objects of multi-version CRDs (conversion.ts); undefined = apiVersion rewrite only. */
   conversion?: ConversionRunner;
+  /** Label and field postings (selectorIndex.ts); undefined = selectors filter the whole kind. */
+  selectors?: SelectorIndex;
+  /** Past states of kinds for paged lists (pagination.ts); undefined = a new one per list. */
+  snapshots?: ListSnapshots;
 }
 
-/** Calls the registered admission webhooks on a write. */
+/**
+ * Calls the registered admission webhooks on a write: the mutating ones, then `afterMutation`
+ * (the server's own validation of the mutated object, e.g. a CRD's schema), then the validating ones.
+ */
 export interface WebhookRunner {
   admit(
     res: ResourceInfo,
@@ -35,6 +44,7 @@ export interface WebhookRunner {
     old: KubeObject | undefined,
     sub: string | undefined,
     dryRun: boolean,
+    afterMutation?: (object: KubeObject) => StatusObject | undefined,
   ): Promise<{ ok: true; object?: KubeObject } | { ok: false; status: StatusObject }>;
 }
 
@@ -43,6 +53,8 @@ export interface Reply {
   code: number;
   body: unknown;
   contentType?: string;
+  /** `Warning` headers (`299 - "<text>"`), e.g. an unknown field under fieldValidation=Warn. */
+  warnings?: string[];
 }
 
 /**
@@ -82,9 +94,26 @@ export function listObjects(
   labelSelector: string | null,
   fieldSelector: string | null,
 ): KubeObject[] {
-  const filter = compileFilter(labelSelector, fieldSelector);
-  const all = ctx.sim.store.list(res.apiVersion, res.kind, res.namespaced ? namespace : undefined);
-  if (filter.labels.length === 0 && filter.fields.length === 0) return all;
+  return listFiltered(ctx, res, namespace, compileFilter(labelSelector, fieldSelector));
+}
+
+/**
+ * Objects of a resource that pass a compiled filter, in key order. An equality requirement is
+ * answered from the selector index (the work is the candidates it names, not the kind).
+ */
+export function listFiltered(
+  ctx: ApiContext,
+  res: ResourceInfo,
+  namespace: string | undefined,
+  filter: ObjectFilter,
+): KubeObject[] {
+  const ns = res.namespaced ? namespace : undefined;
+  if (filter.labels.length === 0 && filter.fields.length === 0)
+    return ctx.sim.store.list(res.apiVersion, res.kind, ns);
+  const indexed = ctx.selectors?.select(res.apiVersion, res.kind, ns, filter);
+  if (indexed) return indexed;
+  const all = ctx.sim.store.list(res.apiVersion, res.kind, ns);
+  if (ctx.selectors) ctx.selectors.lastVisited = all.length;
   return all.filter((o) => matchesFilter(o, filter));
 }
 

@@ -9,7 +9,16 @@ import type { ServerResponse } from 'node:http';
 import type { KubeObject } from '@kruise-ts/api';
 import { viewOf, viewSync, viewsOf } from './conversion';
 import { compileFilter, matchesFilter, type ObjectFilter } from './filters';
-import { type ApiContext, getObject, includeObject, listObjects, type Reply, toScale } from './objects';
+import {
+  type ApiContext,
+  getObject,
+  includeObject,
+  listFiltered,
+  listObjects,
+  type Reply,
+  toScale,
+} from './objects';
+import { ListSnapshots, listPage, pageRequest } from './pagination';
 import type { ResourceInfo } from './registry';
 import { badRequest, expired, notFoundStatus } from './status';
 import { printerFor, tableRow, toTable, wantsTable } from './tables';
@@ -30,21 +39,36 @@ function selectorError(e: unknown): Reply {
   return { code: 400, body: s };
 }
 
-/** GET a collection (list). */
+/** GET a collection (list), one page of it with `limit`/`continue` (pagination.ts). */
 export async function listReply(ctx: ApiContext, req: ReadRequest): Promise<Reply> {
-  let items: KubeObject[];
+  let filter: ObjectFilter;
   try {
-    items = listObjects(
-      ctx,
-      req.res,
-      req.namespace,
-      req.query.get('labelSelector'),
-      req.query.get('fieldSelector'),
-    );
+    filter = compileFilter(req.query.get('labelSelector'), req.query.get('fieldSelector'));
   } catch (e) {
     return selectorError(e);
   }
-  const rv = String(ctx.hub.currentRv);
+  const paging = pageRequest(req.query);
+  if ('kind' in paging) return { code: paging.code, body: paging };
+  const page = listPage(
+    ctx.snapshots ?? new ListSnapshots(ctx.sim.store, ctx.hub),
+    ctx.hub,
+    {
+      apiVersion: req.res.apiVersion,
+      kind: req.res.kind,
+      namespace: req.namespace,
+      namespaced: req.res.namespaced,
+    },
+    filter,
+    paging,
+    ctx.hub.currentRv,
+    () => listFiltered(ctx, req.res, req.namespace, filter),
+  );
+  if ('kind' in page) return { code: page.code, body: page };
+  let items = page.items;
+  const rv = String(page.resourceVersion);
+  const listMeta: Record<string, unknown> = { resourceVersion: rv };
+  if (page.continue !== undefined) listMeta.continue = page.continue;
+  if (page.remainingItemCount !== undefined) listMeta.remainingItemCount = page.remainingItemCount;
   const views = await viewsOf(ctx, items, req.res);
   if (!views.ok) return { code: views.status.code, body: views.status };
   items = views.objects;
@@ -55,6 +79,7 @@ export async function listReply(ctx: ApiContext, req: ReadRequest): Promise<Repl
       include: includeObject(req.query),
     });
     if (table === 'v1beta1') t.apiVersion = 'meta.k8s.io/v1beta1';
+    t.metadata = listMeta;
     return { code: 200, body: t, contentType: `application/json;as=Table;v=${table};g=meta.k8s.io` };
   }
   return {
@@ -62,7 +87,7 @@ export async function listReply(ctx: ApiContext, req: ReadRequest): Promise<Repl
     body: {
       kind: req.res.listKind,
       apiVersion: req.res.apiVersion,
-      metadata: { resourceVersion: rv },
+      metadata: listMeta,
       items,
     },
   };

@@ -3,6 +3,7 @@
 // (guide §E), dispatched by method to reads.ts and writes.ts. Unknown paths
 // answer a 404 Status; wrong methods a 405 Status.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { reviewReply } from './authReviews';
 import { deleteObject } from './deletes';
 import {
   aggregatedDiscovery,
@@ -16,7 +17,9 @@ import {
   resourceList,
   SERVER_VERSION,
 } from './discovery';
+import { dryRunOf } from './dryRun';
 import { type ApiContext, listObjects, type Reply } from './objects';
+import { POD_SUBRESOURCES, podSubresource } from './podSubresources';
 import { getReply, listReply, type ReadRequest, serveWatch } from './reads';
 import type { ResourceInfo } from './registry';
 import { badRequest, methodNotAllowed, unknownPath } from './status';
@@ -124,6 +127,10 @@ export async function route(
     return ok(doc);
   }
 
+  // kubectl auth can-i / whoami (authReviews.ts)
+  const review = reviewReply(path, method, body);
+  if (review) return review;
+
   let group: string;
   let version: string;
   let rest: string[];
@@ -141,11 +148,37 @@ export async function route(
     rest = parts.slice(3);
   } else return notFound();
   if (!reg.hasGroupVersion(group, version)) return notFound();
+  // pods/<name>/log|exec|attach|portforward (podSubresources.ts)
+  if (
+    group === '' &&
+    version === 'v1' &&
+    rest.length === 5 &&
+    rest[0] === 'namespaces' &&
+    rest[2] === 'pods' &&
+    POD_SUBRESOURCES.has(rest[4])
+  ) {
+    const pods = reg.lookup('', 'v1', 'pods');
+    if (pods) return podSubresource(ctx, pods, rest[1], rest[3], rest[4], method, url.searchParams);
+  }
   if (rest.length === 0)
     return method === 'GET' ? ok(resourceList(reg, group, version)) : { code: 405, body: methodNotAllowed() };
   const t = resolve(env, group, version, rest);
   if (!t) return notFound();
   const query = url.searchParams;
+  let dryRun = false;
+  if (method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE') {
+    const d = dryRunOf(method, query, body);
+    if (typeof d !== 'boolean') return { code: d.code, body: d };
+    dryRun = d;
+  }
+  const writeReq = (t: Target, query: URLSearchParams, req: IncomingMessage, body: string): WriteRequest => ({
+    ...t,
+    query,
+    contentType: req.headers['content-type'],
+    body,
+    dryRun,
+    userAgent: req.headers['user-agent'],
+  });
   if (t.name === undefined) {
     // Collection.
     const rr: ReadRequest = { res: t.res, namespace: t.namespace, query, accept };
@@ -162,7 +195,7 @@ export async function route(
         if (t.res.namespaced && t.namespace === undefined) return notFound();
         return createObject(ctx, writeReq(t, query, req, body));
       case 'DELETE':
-        return deleteCollection(ctx, t, query, req, body);
+        return deleteCollection(ctx, writeReq(t, query, req, body));
       default:
         return { code: 405, body: methodNotAllowed() };
     }
@@ -183,35 +216,23 @@ export async function route(
   }
 }
 
-function writeReq(t: Target, query: URLSearchParams, req: IncomingMessage, body: string): WriteRequest {
-  return { ...t, query, contentType: req.headers['content-type'], body };
-}
-
-async function deleteCollection(
-  ctx: ApiContext,
-  t: Target,
-  query: URLSearchParams,
-  req: IncomingMessage,
-  body: string,
-): Promise<Reply> {
+/** DELETE of a collection: each selected object deleted with the request's options (dry run included). */
+async function deleteCollection(ctx: ApiContext, w: WriteRequest): Promise<Reply> {
+  const { query } = w;
   let items: ReturnType<typeof listObjects>;
   try {
-    items = listObjects(ctx, t.res, t.namespace, query.get('labelSelector'), query.get('fieldSelector'));
+    items = listObjects(ctx, w.res, w.namespace, query.get('labelSelector'), query.get('fieldSelector'));
   } catch (e) {
     return { code: 400, body: badRequest((e as Error).message) };
   }
   const out: unknown[] = [];
   for (const o of items) {
-    const r = await deleteObject(
-      ctx,
-      { ...writeReq(t, query, req, body), namespace: o.metadata.namespace, name: o.metadata.name },
-      o,
-    );
+    const r = await deleteObject(ctx, { ...w, namespace: o.metadata.namespace, name: o.metadata.name }, o);
     if (r.code === 200) out.push(r.body);
   }
   return ok({
-    kind: t.res.listKind,
-    apiVersion: t.res.apiVersion,
+    kind: w.res.listKind,
+    apiVersion: w.res.apiVersion,
     metadata: { resourceVersion: String(ctx.hub.currentRv) },
     items: out,
   });

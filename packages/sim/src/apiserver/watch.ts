@@ -98,6 +98,21 @@ export class WatchHub {
     return true;
   }
 
+  /**
+   * The stored changes of `gk` after `rv`, newest first (pagination.ts rolls the current state
+   * back through them); undefined when `rv` is older than the window.
+   */
+  changesAfter(rv: number, gk: string): HistoryEntry[] | undefined {
+    if (rv < this.floor) return undefined;
+    const out: HistoryEntry[] = [];
+    for (let i = this.history.length - 1; i >= this.head; i--) {
+      const e = this.history[i];
+      if (e.rv <= rv) break;
+      if (e.gk === gk) out.push(e);
+    }
+    return out;
+  }
+
   /** Unregisters a watcher. */
   remove(w: Watcher): void {
     this.watchers.delete(w);

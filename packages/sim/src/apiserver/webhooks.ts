@@ -173,6 +173,7 @@ export class HttpWebhookRunner implements WebhookRunner {
     old: KubeObject | undefined,
     sub: string | undefined,
     dryRun: boolean,
+    afterMutation?: (object: KubeObject) => StatusObject | undefined,
   ): Promise<Verdict> {
     if (res.group === 'admissionregistration.k8s.io') return { ok: true };
     let cur = object;
@@ -187,6 +188,9 @@ export class HttpWebhookRunner implements WebhookRunner {
         mutated = true;
       }
     }
+    // kube-apiserver's own validation (a custom resource's schema) runs between the two phases
+    const refused = cur && afterMutation ? afterMutation(cur) : undefined;
+    if (refused) return { ok: false, status: refused };
     for (const w of this.hooks('ValidatingWebhookConfiguration')) {
       const at = this.selected(w, res, operation, sub, cur, old);
       if (!at) continue;

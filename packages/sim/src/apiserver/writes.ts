@@ -15,10 +15,13 @@ import type { ObjectRef } from '@kruise-ts/core';
 import type { WriteResult } from '../store';
 import { decodeObjectBody } from './bodies';
 import { toStorage, viewOf } from './conversion';
+import { checkUnknownFields } from './fieldValidation';
+import { ownApply, ownWrite } from './managedFields/hooks';
 import { validateWriteMetadata } from './metadata';
 import { type ApiContext, getObject, type Reply, readPath, toScale, writePath } from './objects';
-import { applyPatch, CR_PATCH_TYPES, parsePatchBody, patchKind, withManagedField } from './patch';
+import { applyPatch, CR_PATCH_TYPES, parsePatchBody, patchKind } from './patch';
 import type { ResourceInfo } from './registry';
+import { schemaFailure } from './schemaValidation';
 import {
   alreadyExists,
   badRequest,
@@ -39,6 +42,10 @@ export interface WriteRequest {
   query: URLSearchParams;
   contentType?: string;
   body: string;
+  /** The User-Agent header: names the field manager when the query gives no `fieldManager`. */
+  userAgent?: string;
+  /** `dryRun=All` (dryRun.ts): everything runs, nothing is stored. */
+  dryRun?: boolean;
 }
 
 /** The source of the API server's writes in the simulation's log. */
@@ -159,18 +166,26 @@ export async function createObject(ctx: ApiContext, req: WriteRequest, parsed?: 
   if (missing) return fail(missing);
   const invalidMeta = metadataFailure(req, obj, 'create');
   if (invalidMeta) return fail(invalidMeta);
+  // unknown fields pruned or refused per fieldValidation (an apply's configuration is its own)
+  const fields = parsed ? undefined : checkUnknownFields(req.res, req.query, obj);
+  if (fields && !fields.ok) return fail(fields.status);
+  if (fields) obj = fields.object;
   if (obj.apiVersion !== req.res.apiVersion) {
     // a body of another version of the group: admitted at the request's version
     const v = await viewOf(ctx, obj, req.res);
     if (!v.ok) return fail(v.status);
     obj = v.object;
   }
-  const fm = req.query.get('fieldManager');
-  if (fm && !parsed) obj = withManagedField(obj, fm, 'Update', ctx.sim.clock.now());
+  // field ownership (managedFields/): an apply that creates brings its entries along
+  if (!parsed) obj = ownWrite(req, undefined, obj, ctx.sim.clock.now());
   const name = obj.metadata.name ?? obj.metadata.generateName ?? '';
-  const dryRun = req.query.has('dryRun');
+  const dryRun = req.dryRun === true;
   if (ctx.webhooks) {
-    const w = await ctx.webhooks.admit(req.res, 'CREATE', obj, undefined, undefined, dryRun);
+    // the CRD's schema between the mutating and validating webhooks (schemaValidation.ts); with
+    // the simulation's own controllers, their in-process validators check it after defaulting
+    const w = await ctx.webhooks.admit(req.res, 'CREATE', obj, undefined, undefined, dryRun, (o) =>
+      schemaFailure(req.res, o),
+    );
     if (!w.ok) return fail(w.status);
     if (w.object) {
       obj = w.object;
@@ -178,12 +193,13 @@ export async function createObject(ctx: ApiContext, req: WriteRequest, parsed?: 
       if (mutated) return fail(mutated);
     }
   }
-  if (dryRun) return { code: 201, body: obj };
   const stored = await toStorage(ctx, obj, req.res);
   if (!stored.ok) return fail(stored.status);
-  const r = ctx.sim.act({ verb: 'create', object: stored.object, reason: 'Create' }, SOURCE);
+  const r = dryRun
+    ? ctx.sim.store.create(stored.object, SOURCE, 'Create', true)
+    : ctx.sim.act({ verb: 'create', object: stored.object, reason: 'Create' }, SOURCE);
   if (!r.ok) return fail(writeFailure(r, req.res, name));
-  return replyAs(ctx, req, 201, r.object ?? stored.object);
+  return { ...(await replyAs(ctx, req, 201, r.object ?? stored.object)), warnings: fields?.warnings };
 }
 
 /**
@@ -197,11 +213,16 @@ async function updateMain(
   next: KubeObject,
   currentView?: KubeObject,
 ): Promise<Reply> {
-  const dryRun = req.query.has('dryRun');
+  // field ownership of an ordinary write (an apply has recorded its own: applyOwned)
+  if (patchKind(req.contentType) !== 'apply' || req.sub !== undefined)
+    next = ownWrite(req, currentView ?? current, next, ctx.sim.clock.now());
+  const dryRun = req.dryRun === true;
   if (ctx.webhooks) {
     const old = currentView ?? (await requestView(ctx, req, current));
     if (isStatus(old)) return fail(old);
-    const w = await ctx.webhooks.admit(req.res, 'UPDATE', next, old, req.sub, dryRun);
+    const w = await ctx.webhooks.admit(req.res, 'UPDATE', next, old, req.sub, dryRun, (o) =>
+      schemaFailure(req.res, o),
+    );
     if (!w.ok) return fail(w.status);
     if (w.object) {
       next = w.object;
@@ -209,10 +230,11 @@ async function updateMain(
       if (mutated) return fail(mutated);
     }
   }
-  if (dryRun) return { code: 200, body: next };
   const stored = await toStorage(ctx, next, req.res);
   if (!stored.ok) return fail(stored.status);
-  const r = ctx.sim.act({ verb: 'update', object: stored.object, reason: 'Update' }, SOURCE);
+  const r = dryRun
+    ? ctx.sim.store.update(stored.object, SOURCE, 'Update', true)
+    : ctx.sim.act({ verb: 'update', object: stored.object, reason: 'Update' }, SOURCE);
   if (!r.ok) return fail(writeFailure(r, req.res, req.name ?? ''));
   return replyAs(ctx, req, 200, r.object ?? stored.object);
 }
@@ -232,7 +254,7 @@ async function writeStatus(
   const stored = await toStorage(ctx, next, req.res);
   if (!stored.ok) return fail(stored.status);
   const statusValue = stored.object.status;
-  if (req.query.has('dryRun')) return replyAs(ctx, req, 200, { ...current, status: statusValue });
+  if (req.dryRun) return replyAs(ctx, req, 200, { ...current, status: statusValue });
   const r = ctx.sim.act(
     { verb: 'updateStatus', target: refOf(req.res, current), status: statusValue, reason: 'UpdateStatus' },
     SOURCE,
@@ -289,7 +311,9 @@ export async function replaceObject(ctx: ApiContext, req: WriteRequest): Promise
   if (req.sub === 'status') return writeStatus(ctx, req, current, obj);
   const invalidMeta = metadataFailure(req, obj, 'update');
   if (invalidMeta) return fail(invalidMeta);
-  return updateMain(ctx, req, current, obj);
+  const fields = checkUnknownFields(req.res, req.query, obj);
+  if (!fields.ok) return fail(fields.status);
+  return { ...(await updateMain(ctx, req, current, fields.object)), warnings: fields.warnings };
 }
 
 /** PATCH an object or its status/scale subresource. */
@@ -334,6 +358,27 @@ function pinsResourceVersion(kind: string, patch: unknown): boolean {
   return rv !== undefined && rv !== null && rv !== '';
 }
 
+/** Server-side apply of `patch` over the live object `view`, with field ownership (managedFields/). */
+function applyOwned(
+  ctx: ApiContext,
+  req: WriteRequest,
+  view: KubeObject,
+  patch: unknown,
+): KubeObject | StatusObject {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch))
+    return status(
+      422,
+      'Invalid',
+      'the server rejected our request due to an error in our request: an apply patch must be an object',
+    );
+  // a configuration without a name applies to the object the URL names
+  const named = patch as KubeObject;
+  const config = normalize(req, { ...named, metadata: { name: req.name, ...named.metadata } }, true);
+  if (isStatus(config)) return config;
+  const applied = ownApply(req, view, config, ctx.sim.clock.now());
+  return applied.ok ? applied.object : applied.status;
+}
+
 /** One attempt of a PATCH: read, apply the patch, admit and write. */
 async function patchOnce(
   ctx: ApiContext,
@@ -353,7 +398,9 @@ async function patchOnce(
     ) {
       const obj = normalize(req, patch as KubeObject, true);
       if (isStatus(obj)) return fail(obj);
-      return createObject(ctx, req, withManagedField(obj, manager ?? '', 'Apply', ctx.sim.clock.now()));
+      const applied = ownApply(req, undefined, obj, ctx.sim.clock.now());
+      if (!applied.ok) return fail(applied.status);
+      return createObject(ctx, req, applied.object);
     }
     return fail(notFoundStatus(req.res, req.name ?? ''));
   }
@@ -365,20 +412,25 @@ async function patchOnce(
   }
   const base = view ?? (toScale(current, req.res) as unknown as KubeObject);
   let patched: KubeObject;
-  try {
-    patched = applyPatch(base, kind === 'strategic' && req.sub === 'scale' ? 'merge' : kind, patch, {
-      manager,
-      now: ctx.sim.clock.now(),
-    });
-  } catch (e) {
-    return fail(
-      status(
-        422,
-        'Invalid',
-        `the server rejected our request due to an error in our request: ${(e as Error).message}`,
-      ),
-    );
-  }
+  if (kind === 'apply' && view) {
+    const applied = applyOwned(ctx, req, view, patch);
+    if (isStatus(applied)) return fail(applied);
+    patched = applied;
+  } else
+    try {
+      patched = applyPatch(base, kind === 'strategic' && req.sub === 'scale' ? 'merge' : kind, patch, {
+        manager,
+        now: ctx.sim.clock.now(),
+      });
+    } catch (e) {
+      return fail(
+        status(
+          422,
+          'Invalid',
+          `the server rejected our request due to an error in our request: ${(e as Error).message}`,
+        ),
+      );
+    }
   if (
     patched === null ||
     typeof patched !== 'object' ||
@@ -397,5 +449,8 @@ async function patchOnce(
   if (req.sub === 'status') return writeStatus(ctx, req, current, obj);
   const invalidMeta = metadataFailure(req, obj, 'update');
   if (invalidMeta) return fail(invalidMeta);
-  return updateMain(ctx, req, current, obj, view);
+  if (kind === 'apply') return updateMain(ctx, req, current, obj, view);
+  const fields = checkUnknownFields(req.res, req.query, obj, true);
+  if (!fields.ok) return fail(fields.status);
+  return { ...(await updateMain(ctx, req, current, fields.object, view)), warnings: fields.warnings };
 }

@@ -3,7 +3,12 @@
 // its admission hooks (setDefaultsCloneSet, then validateCloneSet with the
 // namespace's pods for the podsToDelete check).
 import { type CloneSet, setDefaultsCloneSet } from '@kruise-ts/api';
-import { reconcileCloneSet, validateCloneSet } from '@kruise-ts/cloneset';
+import {
+  type CloneSetCache,
+  createCloneSetCache,
+  reconcileCloneSet,
+  validateCloneSet,
+} from '@kruise-ts/cloneset';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Node, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import type { AdmissionChain } from '../admission';
@@ -33,12 +38,9 @@ function ownedByKind(
   return out;
 }
 
-/** The CloneSet controller (apps.kruise.io/v1alpha1). */
-export const cloneSetController: ControllerRegistration = {
-  kind: 'CloneSet',
-  apiVersion: 'apps.kruise.io/v1alpha1',
-  admission: admitCloneSet,
-  reconcile: (store, obj, now, _state, env) => {
+/** The reconcile with `cache` (one per simulation; `undefined`: a fresh one per reconcile). */
+function reconcileWith(cache: CloneSetCache | undefined): ControllerRegistration['reconcile'] {
+  return (store, obj, now, _state, env) => {
     const cloneSet = obj as CloneSet;
     const { pods, revisions, pvcs } = ownedByKind(store, cloneSet.metadata.uid);
     return reconcileCloneSet(
@@ -50,9 +52,23 @@ export const cloneSetController: ControllerRegistration = {
         nodes: store.list('v1', 'Node') as unknown as Node[],
         now,
       },
-      { featureGates: env.featureGates, seed: env.seed },
+      {
+        featureGates: env.featureGates,
+        seed: env.seed,
+        structureCache: env.structureCache,
+        ...(cache ? { cache } : {}),
+      },
     );
-  },
+  };
+}
+
+/** The CloneSet controller (apps.kruise.io/v1alpha1); each simulation keeps its own cache. */
+export const cloneSetController: ControllerRegistration = {
+  kind: 'CloneSet',
+  apiVersion: 'apps.kruise.io/v1alpha1',
+  admission: admitCloneSet,
+  reconcile: reconcileWith(undefined),
+  makeReconcile: () => reconcileWith(createCloneSetCache()),
 };
 
 /** CloneSet admission: the mutating webhook's defaults, then the validating webhook. */

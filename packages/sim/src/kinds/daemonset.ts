@@ -27,7 +27,7 @@ export const daemonSetController: ControllerRegistration = {
         now,
         ...(state ? { controllerState: state as DaemonSetControllerState } : {}),
       },
-      { featureGates: env.featureGates, seed: env.seed },
+      { featureGates: env.featureGates, seed: env.seed, structureCache: env.structureCache },
     );
   },
   // A node added, changed or removed may change where daemon pods must run (daemonset.md §3): every DaemonSet

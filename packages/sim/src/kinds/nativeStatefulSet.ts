@@ -143,7 +143,7 @@ export const nativeStatefulSetController: ControllerRegistration = {
         now,
         ...(state ? { controllerState: state as StatefulSetControllerState } : {}),
       },
-      { featureGates: env.featureGates, seed: env.seed },
+      { featureGates: env.featureGates, seed: env.seed, structureCache: env.structureCache },
     );
     return fromAdvancedResult(result, obj.metadata.name ?? '');
   },

@@ -61,7 +61,7 @@ export const imagePullJobController: ControllerRegistration = {
         now,
         controllerState: state,
       } as Parameters<typeof reconcileImagePullJob>[0],
-      { featureGates: env.featureGates, seed: env.seed },
+      { featureGates: env.featureGates, seed: env.seed, structureCache: env.structureCache },
     ),
   // §4.7: NodeImage status changes and pod changes enqueue the jobs they concern.
   watches: (c, store) => {
@@ -108,7 +108,7 @@ function nodeImageReconcile(
       imagePullJobs: imagePullJobs(store),
       now,
     },
-    { seed: env.seed },
+    { seed: env.seed, structureCache: env.structureCache },
   );
 }
 

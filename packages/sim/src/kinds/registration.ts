@@ -1,7 +1,7 @@
 // What a controller registration is: the kind it reconciles, how it builds its input from the
 // store and calls its pure reconcile, what else it watches and its admission hooks. The kinds/*
 // modules each export one; controllers.ts lists them.
-import type { KubeObject } from '@kruise-ts/api';
+import type { KubeObject, StructureCache } from '@kruise-ts/api';
 import type { FeatureGates, ReconcileResult } from '@kruise-ts/core';
 import type { AdmissionChain } from '../admission';
 import type { Change, Store } from '../store';
@@ -17,6 +17,8 @@ export interface ReconcileEnv {
   featureGates: Partial<FeatureGates>;
   /** A fresh seed for this reconcile (drawn from the scenario seed). */
   seed: number;
+  /** The simulation's structure cache, for the reconcile entries' check of observed objects. */
+  structureCache?: StructureCache;
 }
 
 /** One controller: the kind it reconciles and how to call its pure function. */
@@ -36,6 +38,12 @@ export interface ControllerRegistration {
     state: unknown,
     env: ReconcileEnv,
   ) => ReconcileResult<unknown>;
+  /**
+   * Makes the reconcile one simulation uses, holding what the controller keeps between its
+   * reconciles (its cache, e.g. CloneSet's `createCloneSetCache()`). The controller loop calls it
+   * once and keeps the result; without it, `reconcile` is used.
+   */
+  makeReconcile?: () => ControllerRegistration['reconcile'];
   /**
    * Extra watches: objects of this controller's kind to enqueue when another
    * object changes (owners through controller ownerReferences are enqueued

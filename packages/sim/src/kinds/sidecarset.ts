@@ -83,7 +83,7 @@ export const sidecarSetController: ControllerRegistration = {
         ) as unknown as ControllerRevision[],
         now,
       },
-      { featureGates: env.featureGates, seed: env.seed },
+      { featureGates: env.featureGates, seed: env.seed, structureCache: env.structureCache },
     ),
   // SS-5.9: a pod change enqueues the SidecarSets listed in its injected list.
   watches: (change, store) => {

@@ -29,7 +29,7 @@ export const statefulSetController: ControllerRegistration = {
         now,
         ...(state ? { controllerState: state as StatefulSetControllerState } : {}),
       },
-      { featureGates: env.featureGates, seed: env.seed },
+      { featureGates: env.featureGates, seed: env.seed, structureCache: env.structureCache },
     );
   },
 };

@@ -47,7 +47,7 @@ export const unitedDeploymentController: ControllerRegistration = {
         now,
         controllerState: state,
       },
-      { featureGates: env.featureGates, seed: env.seed },
+      { featureGates: env.featureGates, seed: env.seed, structureCache: env.structureCache },
     );
   },
   // A pod change enqueues the UnitedDeployment owning the pod's workload (Deployment: through its

@@ -1,6 +1,7 @@
 // The end-of-run summary: simulated duration, lowest availability (after a
 // workload first became fully available) and when, pods created, deleted and
-// updated in place, invariant results and step results.
+// updated in place (a SidecarSet's in-place sidecar upgrade included), invariant
+// results with the kinds each was judged on, and step results.
 import type { InvariantName } from '../invariants';
 import type { RunResult } from '../scenario/run';
 import { formatDuration } from '../time';
@@ -21,6 +22,8 @@ export interface RunSummary {
     name: InvariantName;
     objectName?: string;
     checks: number;
+    /** Checks per kind (`{DaemonSet: 22}`). */
+    checksByKind: Record<string, number>;
     violations: number;
     first?: string;
   }[];
@@ -51,6 +54,7 @@ export function summarize(r: RunResult): RunSummary {
       name: i.name,
       objectName: i.objectName,
       checks: i.checks,
+      checksByKind: { ...(i.checksByKind ?? {}) },
       violations: i.violations.length,
       first: i.violations[0]
         ? `${formatDuration(i.violations[0].t * 1000)} ${i.violations[0].object}: ${i.violations[0].message}`
@@ -90,9 +94,17 @@ export function formatSummary(s: RunSummary, opts: { wallMs?: number } = {}): st
   for (const i of s.invariants) {
     const name = `invariant ${i.name}${i.objectName ? ` (${i.objectName})` : ''}`;
     lines.push(
-      `${pad(name)}${i.violations === 0 ? `ok (checked ${i.checks} times)` : `VIOLATED ${i.violations} time(s); first at ${i.first}`}`,
+      `${pad(name)}${i.violations === 0 ? `ok (checked ${i.checks} times${kindsText(i.checksByKind)})` : `VIOLATED ${i.violations} time(s); first at ${i.first}`}`,
     );
   }
   if (s.failure) lines.push(`${pad('failure')}${s.failure}`);
   return lines.join('\n');
+}
+
+/** `` or ` on CloneSet` / ` on DaemonSet 22, StatefulSet 8` (the kinds an invariant was judged on). */
+function kindsText(byKind: Record<string, number>): string {
+  const kinds = Object.keys(byKind).sort();
+  if (kinds.length === 0) return ', no workload it applies to';
+  if (kinds.length === 1) return ` on ${kinds[0]}`;
+  return ` on ${kinds.map((k) => `${k} ${byKind[k]}`).join(', ')}`;
 }

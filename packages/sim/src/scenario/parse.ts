@@ -247,7 +247,7 @@ function build(doc: Obj, fileManifests: Scenario['manifests'], c: BuildCtx): Sce
   const invariants: InvariantConfig[] = (spec.invariants ?? []).map((i: string | Obj) =>
     typeof i === 'string'
       ? { name: i as InvariantName }
-      : { name: i.name as InvariantName, objectName: i.objectName, namespace: i.namespace },
+      : { name: i.name as InvariantName, objectName: i.objectName, namespace: i.namespace, kind: i.kind },
   );
 
   // Objects the scenario defines, to check step targets against (kind/namespace/name → apiVersion).

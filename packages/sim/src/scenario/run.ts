@@ -41,6 +41,8 @@ export interface RunOptions extends ParseOptions {
   /** Overrides the scenario's seed. */
   seed?: number;
   logLevel?: LogLevel;
+  /** Event-log records kept, the most recent (default 10 000); `Infinity` for the full log. */
+  eventLogCapacity?: number;
   registry?: ControllerRegistry;
   /** Called once the simulation exists, before anything is applied (subscribe to its log here). */
   onStart?: (sim: Simulation, scenario: Scenario) => void;
@@ -144,6 +146,7 @@ export function runScenario(
     ...simulationOptionsFor(scenario),
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
     logLevel: opts.logLevel,
+    ...(opts.eventLogCapacity !== undefined ? { eventLogCapacity: opts.eventLogCapacity } : {}),
     registry: opts.registry,
   });
   opts.onStart?.(sim, scenario);

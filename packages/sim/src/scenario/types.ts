@@ -6,7 +6,7 @@ import type { KubeObject } from '@kruise-ts/api';
 import type { FeatureGates } from '@kruise-ts/core';
 import type { Timings } from '../context';
 import type { ScheduledFailure } from '../failures';
-import type { InvariantConfig } from '../invariants';
+import { INVARIANT_NAMES, type InvariantConfig } from '../invariantTypes';
 import type { NodeConfig } from '../nodes';
 import type { Schema } from './schema';
 
@@ -146,13 +146,17 @@ const failureSchema: Schema = {
 const invariantSchema: Schema = {
   type: 'oneOf',
   options: [
-    { type: 'string', enum: ['maxUnavailable', 'maxSurge', 'partition'] },
+    { type: 'string', enum: [...INVARIANT_NAMES] },
     {
       type: 'object',
       fields: {
-        name: { type: 'string', enum: ['maxUnavailable', 'maxSurge', 'partition'] },
+        name: { type: 'string', enum: [...INVARIANT_NAMES] },
         objectName: str,
         namespace: str,
+        kind: {
+          type: 'string',
+          enum: ['CloneSet', 'StatefulSet', 'DaemonSet', 'SidecarSet', 'UnitedDeployment', 'ImagePullJob'],
+        },
       },
       required: ['name'],
     },
