@@ -152,6 +152,8 @@ const SAMPLE_V2 = readFileSync(EXAMPLE, 'utf8')
     'metadata:\n  annotations:\n    team: web\n  labels:\n    app: sample\n',
   );
 
+const STORY = readFileSync(EXAMPLE, 'utf8').replaceAll('sample', 'story');
+
 describe.skipIf(SKIP)('kubectl golden flows', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kts-golden-'));
@@ -160,6 +162,12 @@ describe.skipIf(SKIP)('kubectl golden flows', () => {
     env = { PATH: process.env.PATH, HOME: join(dir, 'home'), KUBECONFIG: server.kubeconfigPath };
     writeFileSync(join(dir, 'asts.yaml'), ASTS);
     writeFileSync(join(dir, 'sample-v2.yaml'), SAMPLE_V2);
+    writeFileSync(join(dir, 'story.yaml'), STORY);
+    writeFileSync(join(dir, 'story-7.yaml'), STORY.replace('replicas: 5', 'replicas: 7'));
+    writeFileSync(
+      join(dir, 'bad.yaml'),
+      STORY.replace('name: story', 'name: bad').replace('replicas: 5', 'replicas: -1'),
+    );
   });
   afterAll(async () => {
     await server?.close();
@@ -342,5 +350,61 @@ describe.skipIf(SKIP)('kubectl golden flows', () => {
     ]);
     await f.kts('rollout', 'status', 'asts/web');
     compare('advanced-statefulset.txt', f);
+  });
+  it('server-side apply and its conflicts, server dry run, explain, the events and logs of a pod', async () => {
+    const f = new Flow();
+    await f.kubectl(
+      ['apply', '--server-side', '-f', join(dir, 'story.yaml')],
+      ['apply', '--server-side', '-f', 'story.yaml'],
+    );
+    advance();
+    await f.kubectl(['get', 'clone', 'story']);
+    // another manager's different replicas conflict; --force-conflicts takes the field over
+    await f.kubectl(
+      ['apply', '--server-side', '--field-manager=other', '-f', join(dir, 'story-7.yaml')],
+      ['apply', '--server-side', '--field-manager=other', '-f', 'story-7.yaml'],
+    );
+    await f.kubectl(
+      [
+        'apply',
+        '--server-side',
+        '--field-manager=other',
+        '--force-conflicts',
+        '-f',
+        join(dir, 'story-7.yaml'),
+      ],
+      ['apply', '--server-side', '--field-manager=other', '--force-conflicts', '-f', 'story-7.yaml'],
+    );
+    // server dry runs: a delete leaves the object, an invalid create is refused and stores nothing
+    await f.kubectl(['delete', 'clone', 'story', '--dry-run=server']);
+    await f.kubectl(['get', 'clone', 'story', '-o', 'name']);
+    await f.kubectl(
+      ['create', '--dry-run=server', '-f', join(dir, 'bad.yaml')],
+      ['create', '--dry-run=server', '-f', 'bad.yaml'],
+    );
+    await f.kubectl(['get', 'clone', 'bad']);
+    await f.kubectl(['explain', 'clone.spec.updateStrategy.partition']);
+    advance();
+    const pod = (
+      await f.kubectl(['get', 'pods', '-l', 'app=story', '-o', 'jsonpath={.items[0].metadata.name}{"\\n"}'])
+    ).stdout.trim();
+    await f.kubectl(
+      [
+        'get',
+        'events',
+        '--field-selector',
+        `involvedObject.name=${pod}`,
+        '--sort-by=.metadata.creationTimestamp',
+      ],
+      [
+        'get',
+        'events',
+        '--field-selector',
+        'involvedObject.name=<pod>',
+        '--sort-by=.metadata.creationTimestamp',
+      ],
+    );
+    await f.kubectl(['logs', pod], ['logs', '<pod>']);
+    compare('cluster-story.txt', f);
   });
 });
