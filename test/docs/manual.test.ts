@@ -27,7 +27,7 @@ describe('the tutorials', () => {
     expect(errors).toEqual([]);
   });
 
-  it.each(['install.md', 'own-controller.md', 'property-testing.md'])('%s runs its blocks', (page) => {
+  it.each(['forecast.md', 'install.md', 'own-controller.md', 'property-testing.md'])('%s runs its blocks', (page) => {
     const { steps } = doctestSteps(read(`docs/tutorials/${page}`)) as { steps: Step[] };
     expect(steps.filter((s) => s.kind === 'run').length).toBeGreaterThan(2);
   });
