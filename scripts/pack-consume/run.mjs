@@ -122,11 +122,13 @@ function packageOf(specifier) {
 /** Every module specifier a .js or .d.ts file imports, re-exports, requires or references. */
 function specifiersIn(text) {
   const out = new Set();
+  // A module specifier holds no whitespace: that keeps a string such as `'--import'` in code (a
+  // flag name, not an import) from being read as a side-effect import of what follows it.
   const patterns = [
-    /\b(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g,
-    /\bimport\s*['"]([^'"]+)['"]/g,
-    /\b(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
-    /\/\/\/\s*<reference\s+types\s*=\s*['"]([^'"]+)['"]/g,
+    /\b(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"\s]+)['"]/g,
+    /\bimport\s*['"]([^'"\s]+)['"]/g,
+    /\b(?:import|require)\s*\(\s*['"]([^'"\s]+)['"]\s*\)/g,
+    /\/\/\/\s*<reference\s+types\s*=\s*['"]([^'"\s]+)['"]/g,
   ];
   for (const re of patterns) for (const m of text.matchAll(re)) out.add(m[1]);
   return out;
