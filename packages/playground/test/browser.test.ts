@@ -144,6 +144,8 @@ if (!skipWithoutRealTool('playground in Chromium', missingFile(CHROMIUM, existsS
       expect(await cloneSetRow(page)).toBe('sample 5 2 2 2 5 5');
 
       await page.click('#share');
+      // the link is encoded (compressed) asynchronously, then written to the address bar
+      await page.waitForFunction(() => location.hash.startsWith('#s='), undefined, { timeout: 10_000 });
       const shared = page.url();
       expect(shared).toMatch(/#s=[zj][A-Za-z0-9_-]+$/);
       const again = await open(shared);
