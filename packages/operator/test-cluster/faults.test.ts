@@ -128,7 +128,15 @@ if (shared) {
       expect(i).toBeGreaterThanOrEqual(0);
       const jsonPatch = [{ op: 'replace', path: `/webhooks/${i}/failurePolicy`, value: 'Ignore' }];
       expect((await api(base, 'PATCH', cfgPath, jsonPatch, 'application/json-patch+json')).status).toBe(200);
-      const admitted = await api(base, 'POST', '/api/v1/namespaces/default/pods', pod('while-ignored'));
+      // kube-apiserver picks up a changed webhook configuration a moment after the update
+      const admitted = await waitFor(
+        async () => {
+          const r = await api(base, 'POST', '/api/v1/namespaces/default/pods', pod('while-ignored'));
+          return r.status === 500 ? undefined : r;
+        },
+        20_000,
+        'the Ignore policy to take effect',
+      );
       expect(admitted.status).toBe(201);
       expect(admitted.body.spec.containers.map((c: { name: string }) => c.name)).toEqual(['c']);
     });
