@@ -27,10 +27,13 @@ describe('the tutorials', () => {
     expect(errors).toEqual([]);
   });
 
-  it.each(['forecast.md', 'install.md', 'own-controller.md', 'property-testing.md'])('%s runs its blocks', (page) => {
-    const { steps } = doctestSteps(read(`docs/tutorials/${page}`)) as { steps: Step[] };
-    expect(steps.filter((s) => s.kind === 'run').length).toBeGreaterThan(2);
-  });
+  it.each(['forecast.md', 'install.md', 'own-controller.md', 'property-testing.md'])(
+    '%s runs its blocks',
+    (page) => {
+      const { steps } = doctestSteps(read(`docs/tutorials/${page}`)) as { steps: Step[] };
+      expect(steps.filter((s) => s.kind === 'run').length).toBeGreaterThan(2);
+    },
+  );
 
   it('install.md renders the chart from ./charts, as the doc test links it', () => {
     const { steps } = doctestSteps(read('docs/tutorials/install.md')) as { steps: Step[] };

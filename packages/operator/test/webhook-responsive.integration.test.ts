@@ -66,7 +66,11 @@ describe('webhook responsiveness under a huge object', () => {
     const created = await api(server.url, 'POST', CS_PATH, sampleCloneSet('huge', { replicas: 2147483647 }));
     expect(created.status).toBe(201);
     // the controller is at work: pods are being created
-    await waitFor(async () => (await podsOf(server.url, 'huge')).length >= 100, 30_000, '100 pods of the huge set');
+    await waitFor(
+      async () => (await podsOf(server.url, 'huge')).length >= 100,
+      30_000,
+      '100 pods of the huge set',
+    );
     const latencies: number[] = [];
     for (let i = 0; i < 40; i++) {
       const r = await review(port ?? 0, ca ?? '', `r${i}`);
