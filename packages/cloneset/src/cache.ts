@@ -9,7 +9,7 @@ import { createListingCache, type ListingCache } from './ownership';
  * reconcile cache"). Each part is bounded, so a shell keeps one per CloneSet controller for the
  * life of the process; a fresh one (or none) only costs speed.
  *
- * - `listings` ({@link ListingCache}): the last pod list of each CloneSet with the content facts
+ * - `listings` (a `ListingCache`): the last pod list of each CloneSet with the content facts
  *   and ownership class of each pod, so an unchanged pod object is not read again (§1 steps
  *   4–7); at most 64 CloneSets (the least recently listed goes first).
  * - `refreshChanges`: the change hint of each in-place refresh hint merged with the lifecycle

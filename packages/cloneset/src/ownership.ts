@@ -140,12 +140,12 @@ export function listPods(cs: CloneSet, pods: readonly Pod[], cache?: ListingCach
 export interface ListingCache {
   /**
    * The last pod list and its facts per listing key. Bounded: the oldest entry goes when more
-   * than {@link MAX_LISTINGS} CloneSets are listed.
+   * than `MAX_LISTINGS` CloneSets are listed.
    */
   readonly listings: Map<string, Listing>;
 }
 
-/** A new, empty {@link ListingCache}. */
+/** A new, empty `ListingCache`. */
 export function createListingCache(): ListingCache {
   return { listings: new Map() };
 }

@@ -167,7 +167,7 @@ export type SpecifiedDeleteChecker = ((pod: Pod) => boolean) & {
 /**
  * Specified delete (§4.4): the label `apps.kruise.io/specified-delete` is present (any value) or
  * the pod's name is in `scaleStrategy.podsToDelete`. Returns a predicate with the names indexed
- * once, and carried on the predicate (see {@link specifiedDeleteNamesOf}).
+ * once, and carried on the predicate (see `specifiedDeleteNamesOf`).
  */
 export function specifiedDeleteChecker(cloneSet: CloneSet): SpecifiedDeleteChecker {
   const names = cloneSet.spec?.scaleStrategy?.podsToDelete ?? [];
