@@ -272,7 +272,11 @@ if (Object.keys(inherited).length > 0)
 writeFileSync(
   join(consumerDir, 'package.json'),
   `${JSON.stringify(
-    consumerManifest('kruise-ts-pack-consumer', tarballs, { '@types/node': '^20', typescript: '~5.9.0' }),
+    consumerManifest('kruise-ts-pack-consumer', tarballs, {
+      '@types/node': '^20',
+      typescript: '~5.9.0',
+      'fast-check': '^4.11.0',
+    }),
     null,
     2,
   )}\n`,
