@@ -66,6 +66,7 @@ export async function createDaemon(opts: DaemonOptions): Promise<Daemon> {
     socketFile: opts.socketFile,
   });
   const runtimes = await discoverRuntimes(endpoints, {
+    onProbe: (endpoint) => logger.info({ endpoint }, 'probing CRI endpoint (dial timeout 30 s)'),
     onSkip: (endpoint, err) => logger.warn({ endpoint, err: err.message }, 'skipping CRI endpoint'),
   });
   for (const r of runtimes.runtimes)

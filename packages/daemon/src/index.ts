@@ -14,7 +14,9 @@ export {
   type CriRuntimes,
   candidateEndpoints,
   type DiscoveredRuntime,
+  type DiscoveryHooks,
   discoverRuntimes,
+  unixSocketPath,
 } from './cri/discovery';
 export * from './cri/types';
 export { CrrDaemonController, type CrrDaemonOptions } from './crr/controller';

@@ -48,6 +48,40 @@ describe('§7.1 runtime discovery', () => {
     expect(skipped).toEqual(['unix:///nonexistent/kruise-test.sock']);
   });
 
+  it('a unix endpoint without a socket file is skipped at once, with the reason, never dialled', async () => {
+    const skipped: string[] = [];
+    const probed: string[] = [];
+    const started = Date.now();
+    await expect(
+      discoverRuntimes(['unix:///nonexistent/kruise-test.sock', '/nonexistent/bare.sock'], {
+        onProbe: (e) => probed.push(e),
+        onSkip: (e, err) => skipped.push(`${e}: ${err.message}`),
+      }),
+    ).rejects.toThrow('no usable CRI runtime');
+    // the default dial timeout is 30 s: answering within a few seconds shows nothing was dialled
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(probed).toEqual([]);
+    expect(skipped).toEqual([
+      'unix:///nonexistent/kruise-test.sock: no socket file at /nonexistent/kruise-test.sock',
+      '/nonexistent/bare.sock: no socket file at /nonexistent/bare.sock',
+    ]);
+  });
+
+  it('an endpoint whose file exists is dialled, and reported before the dial', async () => {
+    const probed: string[] = [];
+    const skipped: string[] = [];
+    await expect(
+      discoverRuntimes(['unix:///nonexistent/kruise-test.sock'], {
+        dialTimeoutMs: 200,
+        exists: () => true,
+        onProbe: (e) => probed.push(e),
+        onSkip: (e, err) => skipped.push(`${e}: ${err.message}`),
+      }),
+    ).rejects.toThrow('no usable CRI runtime');
+    expect(probed).toEqual(['unix:///nonexistent/kruise-test.sock']);
+    expect(skipped[0]).toMatch(/failed to dial CRI endpoint/);
+  });
+
   it('the package ships its own runtime.v1 proto', () => {
     expect(defaultProtoPath()).toMatch(/packages\/daemon\/proto\/runtime_v1\.proto$/);
   });

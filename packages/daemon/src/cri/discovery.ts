@@ -50,18 +50,49 @@ export interface CriRuntimes {
   close(): void;
 }
 
+/** How discovery reports its progress, and how it checks that a socket file exists. */
+export interface DiscoveryHooks {
+  /** Called before each endpoint is dialled (the dial may wait up to its 30 s timeout). */
+  onProbe?: (endpoint: string) => void;
+  /** Called for each endpoint skipped, with the reason. */
+  onSkip?: (endpoint: string, err: Error) => void;
+  /** Whether a path exists (default: the file system's answer). */
+  exists?: (path: string) => boolean;
+}
+
+/**
+ * The socket path of a unix endpoint, written `unix:///run/containerd/containerd.sock` or as the
+ * bare path `/run/containerd/containerd.sock` (both give the path); undefined for other schemes.
+ */
+export function unixSocketPath(endpoint: string): string | undefined {
+  if (endpoint.startsWith('unix://')) return endpoint.slice('unix://'.length);
+  return endpoint.startsWith('/') ? endpoint : undefined;
+}
+
 /**
  * Probes each endpoint (§7.1 item 2): dial (30 s), ImageFsInfo (10 s), ListImages, Version; a socket
  * failing any step is skipped (reported through `onSkip`). Rejects when none is usable.
+ *
+ * A `unix://` endpoint whose socket file does not exist is skipped at once rather than dialled:
+ * gRPC would retry the connection until the 30 s dial timeout, so a mistyped
+ * `--runtime-endpoint unix:///run/containerd.sock` would otherwise keep the daemon quiet for
+ * half a minute before it says what is wrong.
  */
 export async function discoverRuntimes(
   endpoints: string[],
-  opts: CriConnectOptions & { onSkip?: (endpoint: string, err: Error) => void } = {},
+  opts: CriConnectOptions & DiscoveryHooks = {},
 ): Promise<CriRuntimes> {
+  const exists = opts.exists ?? existsSync;
   const found: DiscoveredRuntime[] = [];
   for (const endpoint of endpoints) {
     let client: CriClient | undefined;
+    const socket = unixSocketPath(endpoint);
+    if (socket !== undefined && !exists(socket)) {
+      opts.onSkip?.(endpoint, new Error(`no socket file at ${socket}`));
+      continue;
+    }
     try {
+      opts.onProbe?.(endpoint);
       client = await CriClient.connect(endpoint, opts);
       try {
         await client.imageFsInfo({ timeoutMs: 10_000 });
