@@ -131,7 +131,32 @@ function normalize(req: WriteRequest, obj: KubeObject, nameRequired: boolean): K
     return badRequest(
       `the name of the object (${meta.name ?? ''}) does not match the name on the URL (${req.name})`,
     );
+  dropEmptyMetadata(meta as Record<string, unknown>);
   return { ...obj, metadata: meta };
+}
+
+/** ObjectMeta's maps and lists that Go encodes with `omitempty`. */
+const OMIT_EMPTY_MAPS = ['labels', 'annotations'] as const;
+const OMIT_EMPTY_LISTS = ['finalizers', 'ownerReferences'] as const;
+
+/**
+ * Removes empty labels, annotations, finalizers and ownerReferences from a copy of metadata, as
+ * kube-apiserver's typed decoding does: `omitempty` drops them when the object is stored. A
+ * client-side `kubectl apply` of a manifest without annotations onto an object created by
+ * server-side apply sends the merge patch `{"metadata":{"annotations":{}}}`; stored as is, the
+ * empty map would show up in `kubectl diff` and `get -o yaml` where a real cluster shows nothing.
+ * Values of the wrong type are left for validation to reject.
+ */
+function dropEmptyMetadata(meta: Record<string, unknown>): void {
+  for (const key of OMIT_EMPTY_MAPS) {
+    const v = meta[key];
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0)
+      delete meta[key];
+  }
+  for (const key of OMIT_EMPTY_LISTS) {
+    const v = meta[key];
+    if (Array.isArray(v) && v.length === 0) delete meta[key];
+  }
 }
 
 /** A 422 Invalid for metadata kube-apiserver would refuse (metadata.ts), or undefined. */

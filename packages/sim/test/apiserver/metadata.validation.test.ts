@@ -300,3 +300,31 @@ describe('updates and patches', () => {
     expect(causes(r.body)[0].field).toBe('metadata.name');
   });
 });
+
+describe('empty metadata maps and lists are not stored (Go omitempty)', () => {
+  it('a merge patch of `annotations: {}` leaves no annotations, as after kubectl apply onto a server-side-applied object', async () => {
+    const created = await call(s.url, 'POST', CM, cm({ name: 'omit-empty', labels: {}, finalizers: [] }));
+    expect(created.status).toBe(201);
+    expect(created.body.metadata).not.toHaveProperty('labels');
+    expect(created.body.metadata).not.toHaveProperty('finalizers');
+    const patched = await call(
+      s.url,
+      'PATCH',
+      `${CM}/omit-empty`,
+      { metadata: { annotations: {}, ownerReferences: [] } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
+    expect(patched.status).toBe(200);
+    expect(patched.body.metadata).not.toHaveProperty('annotations');
+    expect(patched.body.metadata).not.toHaveProperty('ownerReferences');
+    const read = await call(s.url, 'GET', `${CM}/omit-empty`);
+    expect(read.body.metadata).not.toHaveProperty('annotations');
+  });
+
+  it('a non-empty map is kept, and a wrongly typed one is still refused', async () => {
+    const kept = await call(s.url, 'POST', CM, cm({ name: 'omit-kept', annotations: { a: 'b' } }));
+    expect(kept.body.metadata.annotations).toEqual({ a: 'b' });
+    const wrong = await call(s.url, 'POST', CM, cm({ name: 'omit-wrong', annotations: [] }));
+    expect(wrong.status).toBe(422);
+  });
+});
