@@ -6,7 +6,6 @@ import {
   conditions,
   desc,
   enumOf,
-  free,
   int32,
   int64,
   intOrString,
@@ -22,6 +21,21 @@ import {
 import { k8sDefinition, k8sRef, nestedWorkload } from './structure/k8sRefs';
 
 // ---- image pull jobs, NodeImage ----------------------------------------------------
+
+/**
+ * core/v1 ObjectReference, as a NodeImage tag names the jobs that asked for it:
+ * `{apiVersion: apps.kruise.io/v1alpha1, kind: ImagePullJob, namespace: default, name: pull-nginx, uid: ...}`.
+ */
+const objectReference = (): JSONSchema =>
+  obj({
+    apiVersion: desc('API version of the referent.', str()),
+    kind: desc('Kind of the referent.', str()),
+    namespace: desc('Namespace of the referent.', str()),
+    name: desc('Name of the referent.', str()),
+    uid: desc('UID of the referent.', str()),
+    resourceVersion: desc('Specific resourceVersion of the referent.', str()),
+    fieldPath: desc('A field of the referent, when the reference is to part of an object.', str()),
+  });
 
 const startTime = (): JSONSchema => desc('When the job started.', time());
 const completionTime = (): JSONSchema => desc('When the job finished.', time());
@@ -173,7 +187,7 @@ export const nodeImage = (): JSONSchema =>
                         activeDeadlineSeconds: desc('Seconds the pull may run in all.', int64()),
                       }),
                     ),
-                    ownerReferences: desc('The jobs that asked for the tag.', arr(free())),
+                    ownerReferences: desc('The jobs that asked for the tag.', arr(objectReference())),
                     version: desc('Raised to ask for the tag to be pulled again.', int64()),
                     imagePullPolicy: desc('Always or IfNotPresent.', str()),
                   },
@@ -424,7 +438,7 @@ export function advancedCronJob(v1beta1: boolean): JSONSchema {
     ),
     obj({
       type: desc('The kind each run creates: Job, BroadcastJob or ImageListPullJob.', str()),
-      active: desc('The runs still active.', arr(free())),
+      active: desc('The runs still active.', arr(objectReference())),
       lastScheduleTime: desc('The time of the latest run that still exists.', time()),
     }),
   );

@@ -297,3 +297,42 @@ describe('checkStructure', () => {
     expect(spec.template).toEqual({ $ref: 'PodTemplateSpec', description: expect.any(String) });
   });
 });
+
+describe('object references in the node-side kinds are typed (core/v1 ObjectReference)', () => {
+  const nodeImage = (ownerReferences: unknown) => ({
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'NodeImage',
+    metadata: { name: 'node-1' },
+    spec: {
+      images: {
+        nginx: {
+          tags: [{ tag: '1.25', ownerReferences }],
+        },
+      },
+    },
+  });
+
+  it("a NodeImage tag's job reference is accepted when well formed", () => {
+    const ref = {
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'ImagePullJob',
+      namespace: 'default',
+      name: 'pull',
+      uid: 'u1',
+    };
+    expect(checkStructure('NodeImage', deepFreeze(nodeImage([ref])))).toEqual([]);
+  });
+
+  it('a wrongly typed or unknown field of that reference is reported at its path', () => {
+    const errs = checkStructure(
+      'NodeImage',
+      deepFreeze(nodeImage([{ kind: 'ImagePullJob', name: 5, owner: 'x' }])),
+    );
+    expect(errs.map((e) => e.field)).toEqual(
+      expect.arrayContaining([
+        'spec.images.nginx.tags[0].ownerReferences[0].name',
+        'spec.images.nginx.tags[0].ownerReferences[0].owner',
+      ]),
+    );
+  });
+});
