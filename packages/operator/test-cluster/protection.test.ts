@@ -79,10 +79,13 @@ if (rc) {
       const ns = await t.namespace('uninstall');
       const csPath = `/apis/apps.kruise.io/v1alpha1/namespaces/${ns}/clonesets`;
       // whatever earlier tests left behind is deleted first; the deletes pass the operator's
-      // webhooks, which may still point at a stopped replica until this one has re-pointed them
+      // webhooks, which may still point at a stopped replica until this one has re-pointed them.
+      // UnitedDeployments go too, and first: one left by its own test would recreate its subset
+      // CloneSets as fast as they are deleted here.
       const leftovers = async () => {
         const found: string[] = [];
         for (const [version, plural] of [
+          ['v1alpha1', 'uniteddeployments'],
           ['v1alpha1', 'clonesets'],
           ['v1alpha1', 'daemonsets'],
           ['v1beta1', 'statefulsets'],
