@@ -8,7 +8,8 @@ import https from 'node:https';
 import { describe, expect, it } from 'vitest';
 import { api, CS_PATH, podsOf, sampleCloneSet, useCluster, waitFor } from './helpers/cluster';
 
-const cluster = useCluster();
+// stopping the operator waits for the burst of creates in flight (500 pods): allow a minute
+const cluster = useCluster({ teardownTimeoutMs: 60_000 });
 
 /** One AdmissionReview for a pod CREATE, posted to the operator's webhook; resolves with the latency. */
 function review(port: number, ca: string, uid: string): Promise<{ ms: number; allowed: boolean }> {

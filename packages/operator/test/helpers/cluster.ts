@@ -104,8 +104,12 @@ export interface TestCluster {
  * Registers an `afterEach` that stops the test's operators, closes what `closeAfter` got and then
  * the server. Call once at the top of a test file: `const cluster = useCluster();`, then in a test
  * `const server = await cluster.start(); const op = await cluster.operator();`.
+ *
+ * `teardownTimeoutMs` bounds that `afterEach` (vitest's default hook timeout otherwise): an
+ * operator stops after its in-flight reconcile's writes, which for a burst of 500 pod creates on a
+ * loaded machine can take longer than the default 10 s.
  */
-export function useCluster(): TestCluster {
+export function useCluster(opts: { teardownTimeoutMs?: number } = {}): TestCluster {
   let server: ApiServer | undefined;
   const ops: RunningOperator[] = [];
   const closables: { close(): Promise<void> }[] = [];
@@ -114,7 +118,7 @@ export function useCluster(): TestCluster {
     for (const c of closables.splice(0)) await c.close();
     await server?.close();
     server = undefined;
-  });
+  }, opts.teardownTimeoutMs);
   return {
     async start(speed, nodes) {
       server = await startCluster(speed, nodes);
