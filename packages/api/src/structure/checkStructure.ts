@@ -5,11 +5,14 @@
 // quantities, enums, unknown fields, and the metadata syntax (names, labels, annotations and
 // their 256 KiB total). A rule that then reads `pod.metadata.labels[k]` can rely on a string.
 //
-// Repeated checks of the same observed objects (thousands of pods per reconcile) are made cheap
-// by a cache the caller owns and passes in (createStructureCache); nothing is kept between calls
-// otherwise.
+// Each kind's schema is compiled into a checker (compiledSchema.ts) and walked (walk.ts). Repeated
+// checks of the same observed objects (thousands of pods per reconcile) are made cheap by a cache
+// the caller owns and passes in (createStructureCache): the schemas are compiled once, an object
+// already checked is answered by one lookup, and a new version of one is walked only along what
+// changed since its last clean version. Nothing is kept between calls otherwise.
 import { kindSchema } from '../crdSchemas';
 import { findKruiseKind, kruiseKinds } from '../kinds';
+import { CompiledSchemas, walkMode } from './compiledSchema';
 import { enumError, invalidError, type StructureError, typeError } from './errors';
 import type { JSONSchema } from './jsonSchema';
 import { k8sRef } from './k8sRefs';
@@ -33,27 +36,42 @@ export interface StructureCache {
   /** Per object, per `<kind>/<observed>/<admission>`: the errors found. */
   readonly results: WeakMap<object, Map<string, readonly StructureError[]>>;
   /**
-   * Subtrees found clean, per walk mode (`<observed>/<admission>/<nameIsLabel>`, at most eight),
-   * per schema node: a new version of a pod whose status changed shares its unchanged `spec`
-   * (by identity) with the version before, and that subtree is not walked again.
+   * The schemas compiled into checkers (once per cache, not per call), and per root schema and
+   * walk mode the last version of each `spec` found clean: a new version of a pod whose status
+   * changed keeps its `spec` (by identity), is walked beside that version, and what it shares
+   * with it by identity (the spec, labels, most conditions) is not walked again.
    */
-  readonly cleanSubtrees: Map<string, WeakMap<object, WeakSet<object>>>;
+  readonly schemas: CompiledSchemas;
+  /**
+   * For the guard at a reconcile's entry (core's screenObservedInput and dedupeObserved): per
+   * observed list, keyed by its first element, the elements of the last version of it found
+   * clean. A later list holding the same objects at the same places is answered by one identity
+   * comparison per element, cheaper than a lookup in `results` per object. Kept weakly: the
+   * memory goes when that first object does.
+   */
+  readonly observedLists: WeakMap<object, ObservedListMemo>;
+}
+
+/**
+ * What StructureCache remembers of one observed list: every element was found to fit `kind`,
+ * and, once `distinct` is set, no two of them share an identity (core's dedupeObserved).
+ */
+export interface ObservedListMemo {
+  /** The kind the elements were checked against (a kind name, or the function naming it). */
+  readonly kind: unknown;
+  /** A copy of the list's elements, in order (a copy: the caller's array may change later). */
+  readonly elements: readonly unknown[];
+  /** The elements are known to be one copy per object identity. */
+  distinct: boolean;
 }
 
 /** A new, empty cache for checkStructure's `cache` option. */
 export function createStructureCache(): StructureCache {
-  return { results: new WeakMap(), cleanSubtrees: new Map() };
+  return { results: new WeakMap(), schemas: new CompiledSchemas(), observedLists: new WeakMap() };
 }
 
-/** The clean-subtree memory of one walk mode (created on first use). */
-function cleanSubtreesFor(cache: StructureCache, mode: string): WeakMap<object, WeakSet<object>> {
-  let m = cache.cleanSubtrees.get(mode);
-  if (!m) {
-    m = new WeakMap();
-    cache.cleanSubtrees.set(mode, m);
-  }
-  return m;
-}
+/** The answer of a clean object, shared by every cache entry that has no error. */
+const NO_ERRORS: readonly StructureError[] = Object.freeze([]);
 
 /** Options of checkStructure. */
 export interface CheckStructureOptions {
@@ -79,14 +97,21 @@ export interface CheckStructureOptions {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** The schema for `kind` and the version `apiVersion` names, or the errors why there is none. */
-function rootSchema(kind: string, apiVersion: unknown): { schema?: JSONSchema; errors: StructureError[] } {
+/**
+ * The root schema for `kind` at the version `apiVersion` names: a key naming it (kind and
+ * version), a function building it, and the errors of the kind and apiVersion themselves.
+ */
+function rootSchema(
+  kind: string,
+  apiVersion: unknown,
+): { key?: string; schema?: () => JSONSchema; errors: StructureError[] } {
   const builtin = Object.hasOwn(structureBuiltinKinds, kind) ? structureBuiltinKinds[kind] : undefined;
   if (builtin !== undefined) {
-    if (apiVersion !== undefined && apiVersion !== builtin) {
-      return { schema: k8sRef(kind), errors: [enumError('apiVersion', apiVersion, [builtin])] };
-    }
-    return { schema: k8sRef(kind), errors: [] };
+    const errors =
+      apiVersion !== undefined && apiVersion !== builtin
+        ? [enumError('apiVersion', apiVersion, [builtin])]
+        : [];
+    return { key: kind, schema: () => k8sRef(kind), errors };
   }
   const info = findKruiseKind(kind);
   if (!info) {
@@ -106,7 +131,20 @@ function rootSchema(kind: string, apiVersion: unknown): { schema?: JSONSchema; e
       ),
     );
   }
-  return { schema: kindSchema(kind, (wanted ?? storage).name), errors };
+  const version = (wanted ?? storage).name;
+  return { key: `${kind}/${version}`, schema: () => kruiseRoot(kindSchema(kind, version)), errors };
+}
+
+/**
+ * A Kruise kind's root with its metadata as the full ObjectMeta: the CRD has a bare object there
+ * (the API server checks it itself); the built-in kinds' schemas have it already.
+ */
+function kruiseRoot(schema: JSONSchema): JSONSchema {
+  if (schema.$ref !== undefined) return schema;
+  return {
+    ...schema,
+    properties: { ...(schema.properties as Record<string, JSONSchema>), metadata: k8sRef('ObjectMeta') },
+  };
 }
 
 function check(
@@ -117,26 +155,24 @@ function check(
   cache: StructureCache | undefined,
 ): StructureError[] {
   if (!isRecord(object)) return [typeError('', 'object', object)];
-  const { schema, errors } = rootSchema(kind, object.apiVersion);
-  if (!schema) return errors;
-  // A Kruise kind's root metadata is a bare object in its CRD (the API server checks it itself);
-  // here it is the full ObjectMeta, with its syntax. The built-in kinds' schemas have it already.
-  const root: JSONSchema =
-    schema.$ref === undefined
-      ? {
-          ...schema,
-          properties: {
-            ...(schema.properties as Record<string, JSONSchema>),
-            metadata: k8sRef('ObjectMeta'),
-          },
-        }
-      : schema;
-  const nameIsLabel = kind === 'Namespace';
-  const clean = cache && {
-    mode: cleanSubtreesFor(cache, `${observed}/${admission}/${nameIsLabel}`),
-    observedMode: cleanSubtreesFor(cache, `true/${admission}/${nameIsLabel}`),
-  };
-  walk(object, root, '', { errors, observed, admission, nameIsLabel, clean: clean || undefined });
+  const { key, schema, errors } = rootSchema(kind, object.apiVersion);
+  if (key === undefined || schema === undefined) return errors;
+  // Without a cache the schemas are compiled into a fresh object, lazily: only the nodes this
+  // object reaches are compiled, and the work stays linear in its size.
+  const root = (cache?.schemas ?? new CompiledSchemas()).root(key, schema);
+  const mode = walkMode(observed, admission, kind === 'Namespace');
+  const cleanBy = cache === undefined ? undefined : root.cleanVersions(mode);
+  const before = errors.length;
+  const spec = isRecord(object.spec) ? object.spec : undefined;
+  walk(object, spec && cleanBy?.get(spec), root.node, {
+    errors,
+    observed,
+    admission,
+    nameIsLabel: kind === 'Namespace',
+    path: [],
+  });
+  // found clean: the version a later one with the same spec is walked beside
+  if (cleanBy && spec && errors.length === before) cleanBy.set(spec, object);
   return errors;
 }
 
@@ -165,9 +201,8 @@ export function checkStructure(
   const observed = options.observed === true;
   const admission = options.admission === true;
   const cache = options.cache;
-  const key = `${kind}/${observed}/${admission}`;
-  if (cache && object !== null && typeof object === 'object') {
-    const hit = cache.results.get(object)?.get(key);
+  if (cache) {
+    const hit = cachedStructureErrors(cache, kind, object, options);
     if (hit) return [...hit];
   }
   let errors: StructureError[];
@@ -183,7 +218,26 @@ export function checkStructure(
       perObject = new Map();
       cache.results.set(object, perObject);
     }
-    perObject.set(key, Object.freeze([...errors]));
+    perObject.set(
+      cache.schemas.resultKey(kind, observed, admission),
+      errors.length === 0 ? NO_ERRORS : Object.freeze([...errors]),
+    );
   }
   return errors;
+}
+
+/**
+ * The answer `cache` holds for `object` checked as `kind` with `options` (its `observed` and
+ * `admission`), frozen and not copied; `undefined` when this cache has not checked it so.
+ */
+function cachedStructureErrors(
+  cache: StructureCache,
+  kind: string,
+  object: unknown,
+  options: Pick<CheckStructureOptions, 'observed' | 'admission'> = {},
+): readonly StructureError[] | undefined {
+  if (object === null || typeof object !== 'object') return undefined;
+  const perObject = cache.results.get(object);
+  if (perObject === undefined) return undefined;
+  return perObject.get(cache.schemas.resultKey(kind, options.observed === true, options.admission === true));
 }

@@ -1,11 +1,23 @@
-// The schema walk behind checkStructure: one pass over a JSON value against a structural schema
-// (the subset a CRD may use: type, format, enum, pattern, properties, additionalProperties,
-// items, required, nullable, x-kubernetes-int-or-string, x-kubernetes-preserve-unknown-fields,
-// and `$ref` to a generated Kubernetes definition). Each value is visited once and the recursion
-// follows the schema, never the value, so the work is linear in the value's size and the depth
-// bounded by the schema's (Kubernetes' types do not nest themselves): a value nested a million
-// levels deep under a free-form field is not even entered.
+// The schema walk behind checkStructure: one pass over a JSON value against a compiled structural
+// schema (compiledSchema.ts: the subset a CRD may use, `type`, `format`, `enum`, `pattern`,
+// `properties`, `additionalProperties`, `items`, `required`, `nullable`,
+// `x-kubernetes-int-or-string`, `x-kubernetes-preserve-unknown-fields`, and `$ref` to a generated
+// Kubernetes definition). Each value is visited once and the recursion follows the schema, never
+// the value, so the work is linear in the value's size and the depth bounded by the schema's
+// (Kubernetes' types do not nest themselves): a value nested a million levels deep under a
+// free-form field is not even entered.
+//
+// The clean path builds no text: the walk keeps the path as a stack of keys and
+// indexes and writes it out as text (`spec.containers[0].image`) only when it reports an error.
+//
+// With a cache, an object is walked beside an earlier version of it that was found clean (the
+// `prev` argument: the value at the same place in that version). A value that is the very same
+// object or scalar as there (`===`) sat at the same place under the same schema node and walk
+// mode, so it is clean and not entered: a pod whose status changed keeps its `spec`, its labels
+// and most of its conditions by identity, and is walked only along what changed. The earlier
+// version is found by the new one's `spec` (CompiledRoot in compiledSchema.ts).
 
+import { type CompiledNode, NodeKind } from './compiledSchema';
 import {
   enumError,
   formatError,
@@ -16,8 +28,6 @@ import {
   typeError,
   unknownFieldError,
 } from './errors';
-import type { JSONSchema } from './jsonSchema';
-import { k8sDefinition } from './k8sRefs';
 import { checkMetadataSyntax } from './metadataSyntax';
 
 /** What a walk collects and how strict it is. */
@@ -35,14 +45,8 @@ export interface WalkContext {
   admission: boolean;
   /** The root is a Namespace, whose name is a DNS-1123 label. */
   nameIsLabel: boolean;
-  /**
-   * Subtrees already found clean (StructureCache.cleanSubtrees), for this walk's mode and for
-   * the observed mode the root's `status` is walked in; absent without a cache.
-   */
-  clean?: {
-    mode: WeakMap<object, WeakSet<object>>;
-    observedMode: WeakMap<object, WeakSet<object>>;
-  };
+  /** The path of the value being walked: keys and array indexes from the root. */
+  path: (string | number)[];
 }
 
 const INT32_MIN = -2147483648;
@@ -54,23 +58,21 @@ const INT32_MAX = 2147483647;
  */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:?\d{2})?$/;
 
-/** Schema patterns compiled once: the quantity syntax is the only one the schemas use. */
-const QUANTITY_PATTERN = String(k8sDefinition('Quantity')?.pattern ?? '');
-const QUANTITY_RE = new RegExp(QUANTITY_PATTERN);
-const matches = (pattern: string, value: string): boolean =>
-  pattern === QUANTITY_PATTERN ? QUANTITY_RE.test(value) : new RegExp(pattern).test(value);
-
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** The type word Kubernetes uses for a schema node in a type error. */
-function expectedType(s: JSONSchema): string {
-  if (s['x-kubernetes-int-or-string'] === true) return 'integer,string';
-  return typeof s.type === 'string' ? s.type : 'object';
-}
-
-function child(path: string, key: string): string {
-  return path === '' ? key : `${path}.${key}`;
+/**
+ * The path as Kubernetes writes a field (`spec.template.spec.containers[0].name`), with `key`
+ * appended when given. Built only for an error.
+ */
+export function pathText(path: readonly (string | number)[], key?: string): string {
+  let out = '';
+  for (const step of path) {
+    if (typeof step === 'number') out += `[${step}]`;
+    else out = out === '' ? step : `${out}.${step}`;
+  }
+  if (key === undefined) return out;
+  return out === '' ? key : `${out}.${key}`;
 }
 
 /**
@@ -79,164 +81,162 @@ function child(path: string, key: string): string {
  * already rounded when it is read (2^53 + 1 reads as 2^53), so arithmetic on it would silently
  * be wrong; this is stricter than Kubernetes, whose int64 goes to 2^63 - 1.
  */
-function integerFits(value: number, format: unknown): boolean {
-  if (format === 'int32') return value >= INT32_MIN && value <= INT32_MAX;
-  return Number.isSafeInteger(value);
-}
-
-function checkInteger(value: number, s: JSONSchema, path: string, ctx: WalkContext): void {
-  if (integerFits(value, s.format)) return;
-  ctx.errors.push(formatError(path, s.format === 'int32' ? 'int32' : 'int64', value));
+function checkInteger(value: number, int32: boolean, ctx: WalkContext): void {
+  if (int32 ? value >= INT32_MIN && value <= INT32_MAX : Number.isSafeInteger(value)) return;
+  ctx.errors.push(formatError(pathText(ctx.path), int32 ? 'int32' : 'int64', value));
 }
 
 /**
  * An int-or-string: an IntOrString (an int32 or any string, e.g. `3` or `"20%"`) or, with its
  * pattern, a Quantity (an integer or a string such as `500m` or `1Gi`).
  */
-function checkIntOrString(value: unknown, s: JSONSchema, path: string, ctx: WalkContext): void {
+function checkIntOrString(value: unknown, node: CompiledNode, ctx: WalkContext): void {
   if (typeof value === 'string') {
-    if (typeof s.pattern === 'string' && !matches(s.pattern, value)) {
-      ctx.errors.push(patternError(path, value, s.pattern));
+    if (node.patternRe !== undefined && !node.patternRe.test(value)) {
+      ctx.errors.push(patternError(pathText(ctx.path), value, node.pattern as string));
     }
     return;
   }
   if (typeof value !== 'number' || !Number.isInteger(value)) {
-    ctx.errors.push(typeError(path, 'integer,string', value));
+    ctx.errors.push(typeError(pathText(ctx.path), 'integer,string', value));
     return;
   }
-  checkInteger(value, { format: typeof s.pattern === 'string' ? 'int64' : 'int32' }, path, ctx);
+  checkInteger(value, node.int32, ctx);
 }
 
-function checkString(value: string, s: JSONSchema, path: string, ctx: WalkContext): void {
+function checkString(value: string, node: CompiledNode, ctx: WalkContext): void {
   // '' is Go's zero value: decoded into a Go struct it is the same as absent, and the kind's
   // rules report it as a missing value where one is needed (`imagePullPolicy: Required value`).
-  if (Array.isArray(s.enum) && !ctx.observed && value !== '' && !s.enum.includes(value)) {
-    ctx.errors.push(enumError(path, value, s.enum));
+  if (node.enumValues !== undefined && !ctx.observed && value !== '' && !node.inEnum(value)) {
+    ctx.errors.push(enumError(pathText(ctx.path), value, node.enumValues));
   }
-  if (s.format === 'date-time' && !DATE_TIME.test(value)) {
-    ctx.errors.push(formatError(path, 'date-time', value));
+  if (node.dateTime && !DATE_TIME.test(value)) {
+    ctx.errors.push(formatError(pathText(ctx.path), 'date-time', value));
   }
-  if (typeof s.pattern === 'string' && !matches(s.pattern, value)) {
-    ctx.errors.push(patternError(path, value, s.pattern));
+  if (node.patternRe !== undefined && !node.patternRe.test(value)) {
+    ctx.errors.push(patternError(pathText(ctx.path), value, node.pattern as string));
   }
 }
 
-function checkObject(value: Record<string, unknown>, s: JSONSchema, path: string, ctx: WalkContext): void {
-  const props = isRecord(s.properties) ? (s.properties as Record<string, JSONSchema>) : undefined;
-  const additional = isRecord(s.additionalProperties) ? (s.additionalProperties as JSONSchema) : undefined;
-  const open = s['x-kubernetes-preserve-unknown-fields'] === true;
-  for (const key of Object.keys(value)) {
+function checkObject(
+  value: Record<string, unknown>,
+  prev: Record<string, unknown> | undefined,
+  node: CompiledNode,
+  ctx: WalkContext,
+): void {
+  const path = ctx.path;
+  const atRoot = path.length === 0;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     const v = value[key];
     if (v === undefined) continue; // absent, as JSON would have it
-    const at = child(path, key);
-    if (path === '' && key === 'status' && !ctx.observed && props && Object.hasOwn(props, key)) {
+    const before = prev === undefined ? undefined : prev[key];
+    // the same value as in the clean version (its own field there, not one it inherits)
+    if (before === v && Object.hasOwn(prev as object, key)) continue;
+    const declared = node.prop(key);
+    const next = declared ?? node.additional();
+    if (next === undefined) {
+      if (!node.open && !ctx.observed && !ctx.admission)
+        ctx.errors.push(unknownFieldError(pathText(path, key)));
+      continue;
+    }
+    path.push(key);
+    if (atRoot && key === 'status' && !ctx.observed && declared !== undefined) {
       // Status is written by controllers and the kubelet, not by the user: checked for types and
       // ranges, but fields and enum values of a newer writer are let through.
-      walk(v, props[key], at, {
-        ...ctx,
-        observed: true,
-        clean: ctx.clean && { mode: ctx.clean.observedMode, observedMode: ctx.clean.observedMode },
-      });
-    } else if (props && Object.hasOwn(props, key)) walk(v, props[key], at, ctx);
-    else if (additional) walk(v, additional, at, ctx);
-    else if (!open && !ctx.observed && !ctx.admission) ctx.errors.push(unknownFieldError(at));
+      ctx.observed = true;
+      walk(v, before, next, ctx);
+      ctx.observed = false;
+    } else walk(v, before, next, ctx);
+    path.pop();
   }
-  if (Array.isArray(s.required)) {
-    for (const r of s.required) {
-      if (typeof r === 'string' && value[r] === undefined) ctx.errors.push(requiredError(child(path, r)));
-    }
+  const required = node.required;
+  for (let i = 0; i < required.length; i++) {
+    if (value[required[i]] === undefined) ctx.errors.push(requiredError(pathText(path, required[i])));
   }
 }
 
 /**
- * Checks `value` at `path` against schema node `schema`, pushing every error into `ctx.errors`.
- * At an ObjectMeta it also checks the metadata syntax (metadataSyntax.ts); the block at path
- * `metadata` is the root object's own, whose name and namespace are checked too.
+ * Checks `value` against compiled schema node `node` at `ctx.path`, pushing every error into
+ * `ctx.errors`. `prev` is the value at the same place in a version of the object found clean in
+ * the same walk mode (undefined when there is none): what it shares with `value` by identity is
+ * not walked again. At an ObjectMeta it also checks the metadata syntax (metadataSyntax.ts); the
+ * block at path `metadata` is the root object's own, whose name and namespace are checked too.
  */
-export function walk(value: unknown, schema: JSONSchema, path: string, ctx: WalkContext): void {
-  // A subtree below the root's own level (whose checks depend on the path: the root's status and
-  // metadata) is judged by its content alone, so a clean one met again by identity is skipped.
-  const memo =
-    ctx.clean !== undefined &&
-    value !== null &&
-    typeof value === 'object' &&
-    path !== '' &&
-    path !== 'metadata'
-      ? ctx.clean.mode
-      : undefined;
-  if (memo?.get(schema)?.has(value as object)) return;
-  const before = ctx.errors.length;
-  walkNode(value, schema, path, ctx);
-  if (memo && ctx.errors.length === before) {
-    let seen = memo.get(schema);
-    if (!seen) {
-      seen = new WeakSet();
-      memo.set(schema, seen);
-    }
-    seen.add(value as object);
-  }
-}
-
-function walkNode(value: unknown, schema: JSONSchema, path: string, ctx: WalkContext): void {
-  let s = schema;
-  const ref = s.$ref;
-  if (ref !== undefined) {
-    const def = k8sDefinition(ref);
-    if (!def) {
-      ctx.errors.push(invalidError(path, ref, 'the schema refers to an unknown Kubernetes type'));
-      return;
-    }
-    // Keys beside the `$ref` refine the definition, e.g. `required: []` where a UnitedDeployment
-    // subset's workload spec takes its selector from the UnitedDeployment.
-    s = Object.keys(s).length > 1 ? { ...def, ...s, $ref: undefined } : def;
+export function walk(value: unknown, prev: unknown, node: CompiledNode, ctx: WalkContext): void {
+  if (node.kind === NodeKind.unknownRef) {
+    ctx.errors.push(
+      invalidError(pathText(ctx.path), node.ref, 'the schema refers to an unknown Kubernetes type'),
+    );
+    return;
   }
   if (value === null) {
-    if (s.nullable !== true) ctx.errors.push(typeError(path, expectedType(s), value));
+    if (!node.nullable) ctx.errors.push(typeError(pathText(ctx.path), node.expected, value));
     return;
   }
-  if (s['x-kubernetes-int-or-string'] === true) {
-    checkIntOrString(value, s, path, ctx);
-    return;
-  }
-  switch (s.type) {
-    case 'object':
+  switch (node.kind) {
+    case NodeKind.intOrString:
+      checkIntOrString(value, node, ctx);
+      return;
+    case NodeKind.object: {
       if (!isRecord(value)) {
-        ctx.errors.push(typeError(path, 'object', value));
+        ctx.errors.push(typeError(pathText(ctx.path), 'object', value));
         return;
       }
-      checkObject(value, s, path, ctx);
-      if (ref === 'ObjectMeta') {
-        const meta = checkMetadataSyntax(value, path, {
-          root: path === 'metadata' && !ctx.admission,
-          nameIsLabel: ctx.nameIsLabel,
-        });
-        for (const e of meta) ctx.errors.push(e); // not push(...meta): 10^5 bad labels overflow a call
+      const before = isRecord(prev) ? prev : undefined;
+      checkObject(value, before, node, ctx);
+      if (node.isObjectMeta) {
+        const path = ctx.path;
+        checkMetadataSyntax(
+          value,
+          pathText(path),
+          {
+            root: path.length === 1 && path[0] === 'metadata' && !ctx.admission,
+            nameIsLabel: ctx.nameIsLabel,
+          },
+          ctx.errors,
+          before,
+        );
       }
       return;
-    case 'array':
+    }
+    case NodeKind.array: {
       if (!Array.isArray(value)) {
-        ctx.errors.push(typeError(path, 'array', value));
+        ctx.errors.push(typeError(pathText(ctx.path), 'array', value));
         return;
       }
-      if (isRecord(s.items)) {
-        for (let i = 0; i < value.length; i++) walk(value[i], s.items as JSONSchema, `${path}[${i}]`, ctx);
+      const items = node.items();
+      if (items !== undefined) {
+        const path = ctx.path;
+        const before = Array.isArray(prev) ? prev : undefined;
+        const shared = before === undefined ? 0 : Math.min(before.length, value.length);
+        for (let i = 0; i < value.length; i++) {
+          const v = value[i];
+          const b = i < shared ? (before as unknown[])[i] : undefined;
+          if (b !== undefined && b === v) continue; // as in the clean version
+          path.push(i);
+          walk(v, b, items, ctx);
+          path.pop();
+        }
       }
       return;
-    case 'string':
-      if (typeof value !== 'string') ctx.errors.push(typeError(path, 'string', value));
-      else checkString(value, s, path, ctx);
+    }
+    case NodeKind.string:
+      if (typeof value !== 'string') ctx.errors.push(typeError(pathText(ctx.path), 'string', value));
+      else checkString(value, node, ctx);
       return;
-    case 'integer':
+    case NodeKind.integer:
       if (typeof value !== 'number' || !Number.isInteger(value))
-        ctx.errors.push(typeError(path, 'integer', value));
-      else checkInteger(value, s, path, ctx);
+        ctx.errors.push(typeError(pathText(ctx.path), 'integer', value));
+      else checkInteger(value, node.int32, ctx);
       return;
-    case 'number':
+    case NodeKind.number:
       if (typeof value !== 'number' || !Number.isFinite(value))
-        ctx.errors.push(typeError(path, 'number', value));
+        ctx.errors.push(typeError(pathText(ctx.path), 'number', value));
       return;
-    case 'boolean':
-      if (typeof value !== 'boolean') ctx.errors.push(typeError(path, 'boolean', value));
+    case NodeKind.boolean:
+      if (typeof value !== 'boolean') ctx.errors.push(typeError(pathText(ctx.path), 'boolean', value));
       return;
     default:
       return; // no type: anything goes (only reached by an open node without `type`)
