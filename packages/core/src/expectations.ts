@@ -2,8 +2,8 @@
 // update expectations and resourceVersion expectations, for shells that read from a lagging
 // cache and want kruise-identical skipping. Value in, value out; `now` is always an input.
 // A pure reconcile fed fresh state does not need them (§8 points 1–3).
-// Every function taking `now` throws KruiseError (from ../readiness) when it is not a valid time.
-import { timeOf, toRFC3339 } from './readiness';
+// Every function taking `now` throws KruiseError (from ./kube/time) when it is not a valid time.
+import { timeOf, toRFC3339 } from './kube/time';
 
 /** The default `--expectation-timeout`: 5 minutes (docs/reference/core.md §8). */
 export const EXPECTATION_TIMEOUT_SECONDS = 300;

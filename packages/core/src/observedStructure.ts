@@ -11,9 +11,10 @@
 // validate<Kind> (non-observed, as a user's write), and a reconcile of an invalid workload
 // answers with its errors. The input's own shape (not an object, a list that is not an array)
 // is answered with field errors too. See docs/reference/core.md §10.1.
-import { checkStructure, type StructureCache } from '@kruise-ts/api';
-import type { Action, EventAction, ObjectRef } from './actions';
-import { type FieldError, invalid, required } from './errors';
+import { checkStructure, type ObservedListMemo, type StructureCache } from '@kruise-ts/api';
+import type { Action, EventAction, ObjectRef } from './contract/actions';
+import { sameElements } from './contract/dedupeObserved';
+import { type FieldError, invalid, required } from './contract/errors';
 
 /** The event reason of the warning {@link withWellFormedInput} adds when it skipped objects. */
 export const MALFORMED_OBSERVED_REASON = 'MalformedObserved';
@@ -121,14 +122,36 @@ export function observedErrors(
       if (obj[f] !== undefined && typeof obj[f] !== 'string') return [mustBe(f, 'string', obj[f])];
     return checkStructure('ControllerRevision', metadataOnly(obj), { observed: true });
   }
-  // checkStructure's own key for (kind, observed, not admission): its cache entries are shared
-  const hit = cache?.results.get(obj)?.get(`${named}/true/false`);
+  // checkStructure's own entry for (kind, observed, not admission), read without a copy; the key
+  // string is the cache's own, so a remembered answer costs two lookups and builds nothing
+  const hit = cache?.results.get(obj)?.get(cache.schemas.resultKey(named, true, false));
   const found = hit ?? checkStructure(named, obj, cache ? { observed: true, cache } : { observed: true });
   // A field the schema requires but the object lacks reads as its zero value, as a Go client
   // decodes it (a container status without `restartCount` has restarted 0 times): not malformed.
   return found.length === 0 || !found.some((e) => e.type === 'FieldValueRequired')
     ? found
     : found.filter((e) => e.type !== 'FieldValueRequired');
+}
+
+const NONE: readonly FieldError[] = Object.freeze([]);
+
+/** The cache's memory of a clean list of `kind` that started with the same object as `list`. */
+function cleanListMemo(
+  cache: StructureCache,
+  list: readonly unknown[],
+  kind: ObservedKind,
+): ObservedListMemo | undefined {
+  const first = list[0];
+  if (first === null || typeof first !== 'object') return undefined;
+  const memo = cache.observedLists.get(first);
+  return memo !== undefined && memo.kind === kind ? memo : undefined;
+}
+
+/** Remembers `list`, every element of which fits `kind`, under its first element. */
+function rememberCleanList(cache: StructureCache, list: readonly unknown[], kind: ObservedKind): void {
+  const first = list[0];
+  if (first === null || typeof first !== 'object') return;
+  cache.observedLists.set(first, { kind, elements: list.slice(), distinct: false });
 }
 
 function nameOf(obj: unknown): string {
@@ -141,8 +164,12 @@ function nameOf(obj: unknown): string {
 /**
  * Holds `input` to `shape`: the input and its workload must be objects, each list an array and
  * each observed object fit its kind's schema. Malformed list entries are left out (reported in
- * `skipped`); anything else wrong is answered in `errors`. Linear in the input's size, and with
- * `cache` in the number of objects not seen before. Never throws; never mutates the input.
+ * `skipped`); anything else wrong is answered in `errors`. Linear in the input's size. With
+ * `cache`, each list found clean is remembered (by its first object, a copy of its elements): a
+ * later list holding the same objects at the same places costs one identity comparison per
+ * element, and one that changed checks only the objects not at their remembered place, each by
+ * one lookup when already seen. The answer is the same with or without the cache. Never throws;
+ * never mutates the input.
  *
  * Example: `screenObservedInput({cloneSet, pods: [p0, {metadata: {labels: null}}], now},
  * {workload: 'cloneSet', lists: {pods: 'Pod'}})` → input with `pods: [p0]`, one skipped entry at
@@ -181,9 +208,14 @@ export function screenObservedInput<I>(
       errors.push(mustBe(field, 'array', list));
       continue;
     }
+    const memo = cache === undefined ? undefined : cleanListMemo(cache, list, kind);
+    // the same objects at the same places as a list found clean: nothing to check
+    if (memo !== undefined && sameElements(memo.elements, list)) continue;
+    const known = memo?.elements ?? [];
     let kept: unknown[] | undefined;
     for (let i = 0; i < list.length; i++) {
-      const found = observedErrors(kind, list[i], cache);
+      // an object at the place it had in the last clean version of this list is clean
+      const found = i < known.length && known[i] === list[i] ? NONE : observedErrors(kind, list[i], cache);
       if (found.length === 0) {
         kept?.push(list[i]);
         continue;
@@ -194,7 +226,7 @@ export function screenObservedInput<I>(
     if (kept) {
       copy ??= { ...input };
       copy[field] = kept;
-    }
+    } else if (cache !== undefined) rememberCleanList(cache, list, kind);
   }
   for (const field of shape.times ?? []) {
     const t = input[field];

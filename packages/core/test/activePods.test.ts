@@ -2,7 +2,11 @@
 // docs/reference/cloneset.md cloneset.md §9.3.1: rules 1, 2, 4, 7, 8, 9 of §8.3; no availability, cost or rank).
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { compareActivePods, sortActivePods, sortIndexesByActivePods } from '../src/ordering/activePods';
+import {
+  compareActivePods,
+  sortActivePods,
+  sortIndexesByActivePods,
+} from '../src/rollout/ordering/activePods';
 import { deepFreeze } from '../src/testing';
 
 interface Opts {

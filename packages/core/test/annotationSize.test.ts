@@ -4,11 +4,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   annotationsSize,
-  deepFreeze,
   formatFieldError,
   TOTAL_ANNOTATION_SIZE_LIMIT,
   validateAnnotationsSize,
 } from '../src/index';
+import { deepFreeze } from '../src/testing';
 
 describe('annotationsSize', () => {
   it('counts keys and values in UTF-8 bytes', () => {

@@ -1,12 +1,7 @@
 import type { KubeObject } from '@kruise-ts/api';
-import {
-  type Action,
-  type ApplierState,
-  applyAction,
-  createApplier,
-  deepFreeze,
-  objectKey,
-} from '@kruise-ts/core';
+import type { Action } from '@kruise-ts/core';
+import { type ApplierState, applyAction, createApplier, objectKey } from '@kruise-ts/core/apply';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 

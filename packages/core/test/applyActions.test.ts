@@ -1,16 +1,7 @@
 import type { KubeObject } from '@kruise-ts/api';
-import {
-  type Action,
-  applyAction,
-  applyActions,
-  applyActionsWithResults,
-  applyJsonPatch,
-  applyMergePatch,
-  createApplier,
-  deepFreeze,
-  KruiseError,
-  refOf,
-} from '@kruise-ts/core';
+import { type Action, applyJsonPatch, applyMergePatch, KruiseError, refOf } from '@kruise-ts/core';
+import { applyAction, applyActions, applyActionsWithResults, createApplier } from '@kruise-ts/core/apply';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 
 const NOW = '2024-01-01T00:00:00Z';

@@ -6,8 +6,8 @@ import type { InPlaceUpdateState } from '@kruise-ts/api';
 import fc from 'fast-check';
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { containersUpdateCompleted } from '../src/inplace/completion';
-import { diffPodForPatch, mergePatchDiff } from '../src/inplace/diff';
+import { jsonDeepEqual } from '../src/json/jsonDiff';
+import { toRFC3339 } from '../src/kube/time';
 import {
   recomputeReady,
   recomputeReadyInList,
@@ -15,9 +15,10 @@ import {
   setPodCondition,
   writeGateCondition,
   writeGateConditionInList,
-} from '../src/inplace/internal';
-import { jsonDeepEqual } from '../src/jsonDiff';
-import { recomputeReadyCondition, setCondition, toRFC3339 } from '../src/readiness';
+} from '../src/pods/conditionEdits';
+import { recomputeReadyCondition, setCondition } from '../src/pods/conditions';
+import { containersUpdateCompleted } from '../src/rollout/inplace/completion';
+import { diffPodForPatch, mergePatchDiff } from '../src/rollout/inplace/diff';
 
 // ---- oracles: the plain implementations -------------------------------------------------
 

@@ -8,7 +8,7 @@ import {
   duplicateObservedEvent,
   observedIdentity,
   withDistinctObserved,
-} from '../src/dedupeObserved';
+} from '../src/contract/dedupeObserved';
 import { deepFreeze } from '../src/testing';
 
 const pod = (name: string, rv?: string, uid: string | null = `uid-${name}`, extra = {}) =>

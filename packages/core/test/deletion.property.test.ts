@@ -4,8 +4,8 @@
 import fc from 'fast-check';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { compareActivePods } from '../src/ordering/activePods';
-import { compareForScaleIn, type ScaleInOrderOptions } from '../src/ordering/deletion';
+import { compareActivePods } from '../src/rollout/ordering/activePods';
+import { compareForScaleIn, type ScaleInOrderOptions } from '../src/rollout/ordering/deletion';
 
 const time = fc.option(
   fc.constantFrom('2024-01-01T00:00:00Z', '2024-02-01T00:00:00Z', '2024-03-01T00:00:00Z'),

@@ -10,13 +10,13 @@ import {
   parseDeletionCost,
   parseDeletionCostValue,
   sortPodsForScaleIn,
-} from '../src/ordering/deletion';
+} from '../src/rollout/ordering/deletion';
 import {
   pickPodsForScaleIn,
   sameNodeRanks,
   scaleInRanks,
   spreadConstraintRanks,
-} from '../src/ordering/rankers';
+} from '../src/rollout/ordering/rankers';
 import { deepFreeze } from '../src/testing';
 
 function loadCases(area: string, file: string) {

@@ -2,7 +2,8 @@
 // Moved with the logic from packages/operator/test/unit.test.ts (the admission-review tests
 // D1.11 and W2.1 stay with the operator's handlers).
 import type { KubeObject } from '@kruise-ts/api';
-import { checkDeletionProtection, deepFreeze, DeletionProtectionMessages as M } from '@kruise-ts/core';
+import { checkDeletionProtection, DeletionProtectionMessages as M } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 
 const LABEL = 'policy.kruise.io/delete-protection';

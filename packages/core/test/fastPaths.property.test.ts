@@ -3,8 +3,12 @@
 import fc from 'fast-check';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { compareActivePods, sortActivePods, sortIndexesByActivePods } from '../src/ordering/activePods';
-import { toRFC3339 } from '../src/readiness';
+import { toRFC3339 } from '../src/kube/time';
+import {
+  compareActivePods,
+  sortActivePods,
+  sortIndexesByActivePods,
+} from '../src/rollout/ordering/activePods';
 import { deepFreeze } from '../src/testing';
 
 const time = fc.constantFrom(

@@ -8,13 +8,13 @@ import {
   defaultFeatureGates,
   freezeFeatureGates,
   resolveFeatureGates,
-} from '../src/featureGates';
+} from '../src/contract/featureGates';
 import {
   cachedInPlaceUpdateSpec,
   calculateInPlaceUpdateSpec,
   type InPlaceUpdateSpecCache,
-} from '../src/inplace/calculate';
-import { cloneSetRevisionAdapter, inPlaceUpdate } from '../src/inplace/update';
+} from '../src/rollout/inplace/calculate';
+import { cloneSetRevisionAdapter, inPlaceUpdate } from '../src/rollout/inplace/update';
 import { deepFreeze } from '../src/testing';
 
 function revision(name: string, image: string, env?: string): ControllerRevision {

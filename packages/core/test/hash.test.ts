@@ -4,7 +4,6 @@ import {
   canonicalJSON,
   canVolumeClaimTemplatesUpdateInPlace,
   computeHash,
-  deepFreeze,
   fnv32,
   fnv32a,
   getVolumeClaimTemplatesHash,
@@ -12,6 +11,7 @@ import {
   SAFE_ALPHABET,
   safeEncodeString,
 } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { PersistentVolumeClaim } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 

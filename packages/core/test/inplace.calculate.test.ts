@@ -3,7 +3,7 @@
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Container, PodTemplateSpec } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { calculateInPlaceUpdateSpec } from '../src/inplace/calculate';
+import { calculateInPlaceUpdateSpec } from '../src/rollout/inplace/calculate';
 import { deepFreeze } from '../src/testing';
 import { loadCases, semantic } from './inplaceHelpers';
 

@@ -2,14 +2,14 @@
 // upstream cases inplace_check_completed.json and inplace_vertical.json plus rule tests.
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { applyResourcePatchOp } from '../src/inplace/calculate';
+import { quantityEquals } from '../src/kube/quantity';
+import { applyResourcePatchOp } from '../src/rollout/inplace/calculate';
 import {
   checkPodUpdateCompleted,
   containersUpdateCompleted,
   isContainerResourcesUpdateCompleted,
   needsBeUnready,
-} from '../src/inplace/completion';
-import { quantityEquals } from '../src/quantity';
+} from '../src/rollout/inplace/completion';
 import { deepFreeze } from '../src/testing';
 import { loadCases } from './inplaceHelpers';
 

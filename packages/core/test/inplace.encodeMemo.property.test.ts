@@ -4,7 +4,7 @@
 import type { InPlaceUpdateState } from '@kruise-ts/api';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeInPlaceUpdateState } from '../src/inplace/annotations';
+import { encodeInPlaceUpdateState } from '../src/rollout/inplace/annotations';
 
 let flushes = 0;
 /** A fresh (memo-less) encoding: a state with a never-seen revision empties the memo first. */

@@ -6,9 +6,9 @@ import fc from 'fast-check';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { diffPodForPatch, diffPodForPatchHinted, type PodChangeHint } from '../src/inplace/diff';
-import { cloneSetRevisionAdapter, inPlaceRefresh, inPlaceUpdate } from '../src/inplace/update';
-import { setPodLifecycleState } from '../src/lifecycle';
+import { setPodLifecycleState } from '../src/pods/lifecycle';
+import { diffPodForPatch, diffPodForPatchHinted, type PodChangeHint } from '../src/rollout/inplace/diff';
+import { cloneSetRevisionAdapter, inPlaceRefresh, inPlaceUpdate } from '../src/rollout/inplace/update';
 import { deepFreeze } from '../src/testing';
 
 const key = fc.constantFrom('a', 'b', 'c', 'app', 'x/y');

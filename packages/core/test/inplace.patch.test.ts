@@ -3,8 +3,8 @@
 import type { InPlaceUpdateState } from '@kruise-ts/api';
 import type { Container, Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { decodeInPlaceUpdateState } from '../src/inplace/annotations';
-import { getContainerLaunchPriority, patchSpecToPod } from '../src/inplace/patch';
+import { decodeInPlaceUpdateState } from '../src/rollout/inplace/annotations';
+import { getContainerLaunchPriority, patchSpecToPod } from '../src/rollout/inplace/patch';
 import { deepFreeze } from '../src/testing';
 import { loadCases, semantic } from './inplaceHelpers';
 

@@ -3,6 +3,7 @@
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
+import { setPodLifecycleState } from '../src/pods/lifecycle';
 import {
   base64DecodeUtf8,
   base64EncodeUtf8,
@@ -10,17 +11,16 @@ import {
   decodeInPlaceUpdateState,
   encodeInPlaceUpdateGrace,
   encodeInPlaceUpdateState,
-} from '../src/inplace/annotations';
-import { checkPodUpdateCompleted } from '../src/inplace/completion';
-import { diffPodForPatch } from '../src/inplace/diff';
+} from '../src/rollout/inplace/annotations';
+import { checkPodUpdateCompleted } from '../src/rollout/inplace/completion';
+import { diffPodForPatch } from '../src/rollout/inplace/diff';
 import {
   cloneSetRevisionAdapter,
   daemonSetGetRevision,
   inPlaceRefresh,
   inPlaceUpdate,
   statefulSetRevisionAdapter,
-} from '../src/inplace/update';
-import { setPodLifecycleState } from '../src/lifecycle';
+} from '../src/rollout/inplace/update';
 import { deepFreeze } from '../src/testing';
 import { loadCases, semantic } from './inplaceHelpers';
 

@@ -3,7 +3,7 @@
 // quantities by value, JSON annotation values compared parsed).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { tryParseQuantity } from '../src/quantity';
+import { tryParseQuantity } from '../src/kube/quantity';
 
 export interface UpstreamCase<I = any, E = any> {
   id: string;

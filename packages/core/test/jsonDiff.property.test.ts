@@ -1,7 +1,7 @@
 // Property: applying jsonDiff(a, b) to a (RFC 6902, in order) yields b.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonDiff } from '../src/jsonDiff';
+import { jsonDiff } from '../src/json/jsonDiff';
 import { applyJsonPatch } from './jsonPatchApply';
 
 // Array elements are never null: Appendix A turns `null → value` into an `add`, which inside an

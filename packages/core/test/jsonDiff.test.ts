@@ -1,13 +1,8 @@
 // docs/reference/core.md Appendix A: the RFC 6902 diff of appscode/jsonpatch v1.0.1.
 import { describe, expect, it } from 'vitest';
-import { KruiseError } from '../src/errors';
-import {
-  compareStringsBytewise,
-  createJsonPatch,
-  escapeJsonPointer,
-  isSimpleArray,
-  jsonDiff,
-} from '../src/jsonDiff';
+import { KruiseError } from '../src/contract/errors';
+import { compareStringsBytewise } from '../src/json/goJson';
+import { createJsonPatch, escapeJsonPointer, isSimpleArray, jsonDiff } from '../src/json/jsonDiff';
 import { applyJsonPatch } from './jsonPatchApply';
 
 describe('Appendix A jsonDiff', () => {

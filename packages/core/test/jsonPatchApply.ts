@@ -1,6 +1,6 @@
 // A tiny RFC 6902 applier (add / remove / replace) for the jsonDiff property tests.
-import type { JsonPatchOperation } from '../src/jsonDiff';
-import { unescapeJsonPointer } from '../src/jsonDiff';
+import type { JsonPatchOperation } from '../src/json/jsonDiff';
+import { unescapeJsonPointer } from '../src/json/jsonDiff';
 
 export function applyJsonPatch(doc: unknown, ops: JsonPatchOperation[]): unknown {
   let root: unknown = structuredClone(doc);

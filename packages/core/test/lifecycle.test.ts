@@ -2,6 +2,7 @@
 import type { Lifecycle } from '@kruise-ts/api';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
+import { hasNotReadyKey, PRE_DELETE_HOOK_MESSAGE, PRE_UPDATE_HOOK_MESSAGE } from '../src/pods/kruisePodReady';
 import {
   getPodLifecycleState,
   isAllHooked,
@@ -18,8 +19,7 @@ import {
   setPodLifecycleWithHandler,
   setPodPreparingDelete,
   setPodPreparingUpdate,
-} from '../src/lifecycle';
-import { hasNotReadyKey, PRE_DELETE_HOOK_MESSAGE, PRE_UPDATE_HOOK_MESSAGE } from '../src/podReadiness';
+} from '../src/pods/lifecycle';
 import { deepFreeze } from '../src/testing';
 import { loadCases } from './inplaceHelpers';
 

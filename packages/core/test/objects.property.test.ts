@@ -2,7 +2,8 @@
 // plain JSON objects — an own `__proto__` key and `undefined` values included — and it never
 // touches its inputs. Whether copies share V8 hidden classes is a property of the engine, measured
 // in the file header, not tested here.
-import { deepFreeze, extend } from '@kruise-ts/core';
+import { extend } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 

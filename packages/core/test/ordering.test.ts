@@ -1,6 +1,7 @@
 // The public entry points of docs/architecture.md for orderings, specified delete and expectations are
-// exported from '@kruise-ts/core' with the documented shapes.
+// exported from '@kruise-ts/core' (expectations from '@kruise-ts/core/expectations') with the documented shapes.
 import * as core from '@kruise-ts/core';
+import * as expectations from '@kruise-ts/core/expectations';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 
@@ -26,6 +27,10 @@ describe('docs/architecture.md: @kruise-ts/core exports the ordering entry point
     'isSpecifiedDelete',
     'markSpecifiedDelete',
     'isMarkedUnavailable',
+  ])('%s is a function', (name) => {
+    expect(typeof (core as Record<string, unknown>)[name]).toBe('function');
+  });
+  it.each([
     'expectScale',
     'observeScale',
     'scaleExpectationsSatisfied',
@@ -35,8 +40,8 @@ describe('docs/architecture.md: @kruise-ts/core exports the ordering entry point
     'expectResourceVersion',
     'observeResourceVersion',
     'resourceVersionSatisfied',
-  ])('%s is a function', (name) => {
-    expect(typeof (core as Record<string, unknown>)[name]).toBe('function');
+  ])('%s is a function of @kruise-ts/core/expectations', (name) => {
+    expect(typeof (expectations as Record<string, unknown>)[name]).toBe('function');
   });
   it('sortUpdateIndexesByPriority(pods, indexes, strategy) and sortUpdateIndexesByScatter(pods, indexes, scatter)', () => {
     const pods: Pod[] = [
@@ -50,6 +55,6 @@ describe('docs/architecture.md: @kruise-ts/core exports the ordering entry point
     expect(core.sortUpdateIndexesByScatter(pods, [0, 1, 2], [{ key: 'k', value: 'v' }])).toEqual([0, 1, 2]);
   });
   it('an invalid now is rejected with a KruiseError', () => {
-    expect(() => core.expectScale({}, 'k', 'create', 'a', 'yesterday')).toThrow(core.KruiseError);
+    expect(() => expectations.expectScale({}, 'k', 'create', 'a', 'yesterday')).toThrow(core.KruiseError);
   });
 });

@@ -4,7 +4,7 @@ import type { UpdatePriorityStrategy } from '@kruise-ts/api';
 import fc from 'fast-check';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { sortUpdateIndexesByPriority } from '../src/ordering/priority';
+import { sortUpdateIndexesByPriority } from '../src/rollout/ordering/priority';
 
 const labelKey = fc.constantFrom('a', 'b', 'c');
 const labelValue = fc.constantFrom('', '1', 'x-2', 'o-10', 'v3', '9223372036854775808');

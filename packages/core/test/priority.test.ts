@@ -12,7 +12,7 @@ import {
   parsePriorityOrderValue,
   priorityTermSelectorMatches,
   sortUpdateIndexesByPriority,
-} from '../src/ordering/priority';
+} from '../src/rollout/ordering/priority';
 import { deepFreeze } from '../src/testing';
 
 function loadCases(area: string, file: string) {

@@ -1,7 +1,7 @@
 // docs/reference/core.md Appendix C.2: pod QoS class (Kubernetes v1.30).
 import type { Container, PodSpec } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { getPodQOS } from '../src/qos';
+import { getPodQOS } from '../src/pods/qos';
 import { deepFreeze } from '../src/testing';
 
 const c = (requests?: Record<string, string>, limits?: Record<string, string>): Container => ({

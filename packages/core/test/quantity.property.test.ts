@@ -1,7 +1,7 @@
 // Property: quantity equality is an equivalence over equivalent spellings (Appendix C.1).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { quantityEquals, tryParseQuantity } from '../src/quantity';
+import { quantityEquals, tryParseQuantity } from '../src/kube/quantity';
 
 /** Several spellings of the same integer number of milli-units. */
 function spellings(milli: bigint): string[] {

@@ -1,6 +1,6 @@
 // docs/reference/core.md Appendix C.1: Kubernetes quantities compare by value.
 import { describe, expect, it } from 'vitest';
-import { KruiseError } from '../src/errors';
+import { KruiseError } from '../src/contract/errors';
 import {
   addQuantities,
   compareQuantities,
@@ -10,7 +10,7 @@ import {
   quantityToMilli,
   quantityToNumber,
   tryParseQuantity,
-} from '../src/quantity';
+} from '../src/kube/quantity';
 
 describe('C.1 quantities', () => {
   it('C.1: "1Gi" == "1024Mi" and "0.5" == "500m"', () => {

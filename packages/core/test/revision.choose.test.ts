@@ -1,5 +1,6 @@
 // chooseUpdateRevision: the update-revision rule CloneSet (cloneset.md §12) and Advanced StatefulSet (R4.4) share.
-import { chooseUpdateRevision, deepFreeze, newControllerRevision } from '@kruise-ts/core';
+import { chooseUpdateRevision, newControllerRevision } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

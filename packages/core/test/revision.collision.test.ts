@@ -3,11 +3,11 @@
 // UnitedDeployment (uniteddeployment.md §9.6, §Q8).
 import {
   chooseUpdateRevision,
-  deepFreeze,
   getRevisionData,
   newControllerRevision,
   resolveRevisionNameCollision,
 } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

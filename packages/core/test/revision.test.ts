@@ -4,7 +4,6 @@ import type { KubeObject } from '@kruise-ts/api';
 import {
   computeHash,
   controllerRevisionName,
-  deepFreeze,
   equalRevision,
   findEqualRevisions,
   getPodRevision,
@@ -19,6 +18,7 @@ import {
   shortHash,
   sortControllerRevisions,
 } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

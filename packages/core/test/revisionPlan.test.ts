@@ -3,7 +3,8 @@
 // matching one (rollback), else create the candidate; the current revision is the one the status names.
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import { describe, expect, it } from 'vitest';
-import { deepFreeze, planControllerRevisions } from '../src';
+import { planControllerRevisions } from '../src';
+import { deepFreeze } from '../src/testing';
 
 const rev = (name: string, revision: number, image: string): ControllerRevision => ({
   apiVersion: 'apps/v1',

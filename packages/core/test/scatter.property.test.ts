@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { scatterPodsByRule, sortUpdateIndexesByScatter } from '../src/ordering/scatter';
+import { scatterPodsByRule, sortUpdateIndexesByScatter } from '../src/rollout/ordering/scatter';
 
 const term = fc.record({ key: fc.constantFrom('a', 'b', 'c'), value: fc.constantFrom('', '1', '2') });
 const pod = fc.option(

@@ -11,7 +11,7 @@ import {
   scatterGroups,
   scatterPodsByRule,
   sortUpdateIndexesByScatter,
-} from '../src/ordering/scatter';
+} from '../src/rollout/ordering/scatter';
 import { deepFreeze } from '../src/testing';
 
 function loadCases(area: string, file: string) {

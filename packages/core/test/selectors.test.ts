@@ -1,5 +1,4 @@
 import {
-  deepFreeze,
   findMatchingUntoleratedTaint,
   isQualifiedName,
   isValidLabelValue,
@@ -17,6 +16,7 @@ import {
   tolerationToleratesTaint,
   validateLabelSelector,
 } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { describe, expect, it } from 'vitest';

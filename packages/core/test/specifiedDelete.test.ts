@@ -6,7 +6,7 @@ import {
   isSpecifiedDelete,
   markSpecifiedDelete,
   specifiedDeletePatch,
-} from '../src/specifiedDelete';
+} from '../src/rollout/specifiedDelete';
 import { deepFreeze } from '../src/testing';
 
 const KEY = 'apps.kruise.io/specified-delete';

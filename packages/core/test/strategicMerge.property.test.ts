@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import { describe, expect, it } from 'vitest';
-import { applyStrategicMergePatch, createMetadataStrategicPatch } from '../src/strategicMerge';
+import { applyStrategicMergePatch, createMetadataStrategicPatch } from '../src/json/strategicMerge';
 import { deepFreeze } from '../src/testing';
 
 /** Kubernetes' encoding of ObjectMeta: empty strings, maps and lists are omitted (B.1). */

@@ -2,12 +2,9 @@
 // with Go's byte layout, and application to pods (B.4).
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { KruiseError } from '../src/errors';
-import {
-  applyStrategicMergePatch,
-  createMetadataStrategicPatch,
-  goJsonStringify,
-} from '../src/strategicMerge';
+import { KruiseError } from '../src/contract/errors';
+import { goJsonStringify } from '../src/json/goJson';
+import { applyStrategicMergePatch, createMetadataStrategicPatch } from '../src/json/strategicMerge';
 import { deepFreeze } from '../src/testing';
 
 describe('B.2 createMetadataStrategicPatch', () => {

@@ -1,5 +1,4 @@
 import {
-  deepFreeze,
   formatFieldError,
   validateAnnotations,
   validateDNS1123Label,
@@ -15,6 +14,7 @@ import {
   validateUpdatePriorityStrategy,
   validateWorkloadSelector,
 } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 

@@ -1,0 +1,34 @@
+// JSON and patches: canonical and Go-compatible JSON text, the RFC 6902 diff, JSON merge and JSON
+// patch application, strategic-merge patches, and hidden-class-preserving shallow copies. The
+// explicit list of what @kruise-ts/core exports from here.
+export { canonicalJSON } from './canonicalJson';
+export {
+  compareStringsBytewise,
+  goJsonStringify,
+} from './goJson';
+export {
+  createJsonPatch,
+  escapeJsonPointer,
+  isSimpleArray,
+  type JsonPatchOperation,
+  jsonDeepEqual,
+  jsonDiff,
+  unescapeJsonPointer,
+} from './jsonDiff';
+export {
+  applyJsonPatch,
+  applyMergePatch,
+  type JsonPatchOp,
+  jsonEqual,
+} from './jsonPatch';
+export {
+  type Extended,
+  extend,
+} from './objects';
+export {
+  applyStrategicMergePatch,
+  createMetadataStrategicPatch,
+  type ListStrategy,
+  podListStrategies,
+  type StrategicMergeOptions,
+} from './strategicMerge';

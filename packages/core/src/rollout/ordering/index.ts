@@ -1,0 +1,51 @@
+// Update and deletion orderings (docs/reference/core.md §4, R7.3; docs/reference/cloneset.md §8.3, §9.3):
+// priority and scatter sorts, the Kubernetes active-pods order, the CloneSet scale-in order
+// and its rankers. The explicit list of what @kruise-ts/core exports from here (podFacts.ts stays
+// internal).
+export {
+  type ActivePodsKey,
+  activePodsIndexComparator,
+  activePodsKey,
+  compareActivePods,
+  compareActivePodsKeys,
+  memoizedTimeParser,
+  sortActivePods,
+  sortIndexesByActivePods,
+} from './activePods';
+export {
+  compareForScaleIn,
+  parseDeletionCost,
+  parseDeletionCostValue,
+  type ScaleInOrderOptions,
+  sortPodsForScaleIn,
+} from './deletion';
+export {
+  comparePriority,
+  getPodPriority,
+  getPodPriorityOrder,
+  getPodPriorityWeight,
+  hasPriorityTerms,
+  type PodPriority,
+  type PriorityLabels,
+  parsePriorityOrderValue,
+  priorityTermSelectorMatches,
+  sortUpdateIndexesByPriority,
+} from './priority';
+export {
+  pickPodsForScaleIn,
+  type ScaleInRankContext,
+  type SpreadRankOptions,
+  sameNodeRanks,
+  scaleInRanks,
+  spreadConstraintRanks,
+  TOPOLOGY_KEY_HOSTNAME,
+} from './rankers';
+export {
+  f32Ratio,
+  getScatterTerms,
+  roundHalfAwayFromZero,
+  type ScatterGroups,
+  scatterGroups,
+  scatterPodsByRule,
+  sortUpdateIndexesByScatter,
+} from './scatter';
