@@ -2,7 +2,7 @@
 // createCloneSetCache() and passes as `options.cache`. A reconcile without it computes
 // everything from its input and returns the same result, only slower on large CloneSets.
 import { createInPlaceCache, type InPlaceCache, type PodChangeHint } from '@kruise-ts/core';
-import { createListingCache, type ListingCache } from './ownership';
+import { createListingCache, type ListingCache } from './listingCache';
 
 /**
  * The memory of {@link reconcileCloneSet} across reconciles (see the package README, "The

@@ -5,15 +5,9 @@ import type { CloneSet } from '@kruise-ts/api';
 import { checkStructure, LifecycleStates } from '@kruise-ts/api';
 import { type InputShape, KruiseError, resolveFeatureGates, screenObservedInput } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
+import { computePodFacts, type PodFacts } from './facts';
 import { type ResolvedParams, resolveParams } from './params';
-import {
-  isCloneSetPodAvailable,
-  podLifecycleState,
-  revisionMatcher,
-  scalingExcludesPreparingDelete,
-  specifiedDeleteChecker,
-  toMillis,
-} from './predicates';
+import { podsToDeleteOf, scalingExcludesPreparingDelete, toMillis } from './predicates';
 import type { CalculateDiffsContext, CloneSetDiffs } from './types';
 
 /** The counts of rule D2. */
@@ -47,17 +41,21 @@ export function emptyDiffs(): CloneSetDiffs {
 }
 
 /**
- * Rule D2: split pods into new and old with `isNew`; within each group a PreparingDelete pod
- * is *preDeleting*, any other is *active*; an active pod is *toDelete* if specified-delete,
- * otherwise *unavailable* if not `available(pod, minReadySeconds)`. A pod that is both
- * toDelete and unavailable counts only as toDelete.
+ * Rule D2 over the fact table: split the pods into new and old with `isNew` (by list
+ * position); within each group a PreparingDelete pod is *preDeleting*, any other is *active*;
+ * an active pod is *toDelete* if `isSpecified` (specified delete, §4.4: `facts.specified`),
+ * otherwise *unavailable* if not `available(pod, minReadySeconds)`. A pod that is both toDelete
+ * and unavailable counts only as toDelete.
+ *
+ * `isNew` is the predicate of the caller's path: the Update path's `hashEquals` (§4.3,
+ * `facts.updated`), or the Scale path's, where a PreparingUpdate pod also counts as new under the
+ * PreparingUpdateAsUpdate gate. Example: three pods on the update revision, one of them
+ * PreparingDelete and one not ready → newCount 3, newPreDel 1, newActive 2, newUnavail 1.
  */
-export function classifyPods(
-  pods: readonly Pod[],
-  isNew: (pod: Pod) => boolean,
-  isSpecifiedDelete: (pod: Pod) => boolean,
-  minReadySeconds: number,
-  nowMs: number,
+export function classifyFacts(
+  facts: PodFacts,
+  isNew: (index: number) => boolean,
+  isSpecified: (index: number) => boolean,
 ): PodClassification {
   const c: PodClassification = {
     newCount: 0,
@@ -71,26 +69,66 @@ export function classifyPods(
     newPreDel: 0,
     oldPreDel: 0,
   };
-  for (const pod of pods) {
-    const isNewPod = isNew(pod);
+  for (let i = 0; i < facts.length; i++) {
+    const isNewPod = isNew(i);
     if (isNewPod) c.newCount++;
     else c.oldCount++;
-    if (podLifecycleState(pod) === LifecycleStates.PreparingDelete) {
+    if (facts.state(i) === LifecycleStates.PreparingDelete) {
       if (isNewPod) c.newPreDel++;
       else c.oldPreDel++;
       continue;
     }
     if (isNewPod) c.newActive++;
     else c.oldActive++;
-    if (isSpecifiedDelete(pod)) {
+    if (isSpecified(i)) {
       if (isNewPod) c.newToDelete++;
       else c.oldToDelete++;
-    } else if (!isCloneSetPodAvailable(pod, minReadySeconds, nowMs)) {
+    } else if (!facts.available(i)) {
       if (isNewPod) c.newUnavail++;
       else c.oldUnavail++;
     }
   }
   return c;
+}
+
+/**
+ * Rule D2 ({@link classifyFacts}) for a list of pods and per-pod predicates: the fact table of
+ * the pods, classified with `isNew(pod)` and `isSpecifiedDelete(pod)`.
+ */
+export function classifyPods(
+  pods: readonly Pod[],
+  isNew: (pod: Pod) => boolean,
+  isSpecifiedDelete: (pod: Pod) => boolean,
+  minReadySeconds: number,
+  nowMs: number,
+): PodClassification {
+  const facts = computePodFacts(pods, {
+    updateRevision: '',
+    podsToDelete: new Set(),
+    minReadySeconds,
+    nowMs,
+  });
+  return classifyFacts(
+    facts,
+    (i) => isNew(pods[i]),
+    (i) => isSpecifiedDelete(pods[i]),
+  );
+}
+
+/** The inputs of rule D5 ({@link surgeRule}). */
+export interface SurgeInput {
+  /** maxSurge of D1. */
+  maxSurge: number;
+  /** maxUnavailable of D1. */
+  maxUnavailable: number;
+  /** PreparingDelete plus unavailable pods, both revisions (D3). */
+  totalUnavailable: number;
+  /** Active specified-delete pods on the update revision and on older ones (D2). */
+  newToDelete: number;
+  oldToDelete: number;
+  /** The update diffs of D3 after D4. */
+  updateOldDiff: number;
+  updateNewDiff: number;
 }
 
 /**
@@ -101,21 +139,23 @@ export function classifyPods(
  * Example (§6.1 step 1): maxSurge 1, updateOldDiff 2, updateNewDiff -2, no deletes:
  * updateSurge = 2 (new side, so not old) → useSurge = min(1, 2) = 1, useSurgeOldRevision 0.
  */
-export function surgeRule(
-  maxSurge: number,
-  maxUnavailable: number,
-  totalUnavailable: number,
-  c: Pick<PodClassification, 'newToDelete' | 'oldToDelete'>,
-  updateOldDiff: number,
-  updateNewDiff: number,
-): { useSurge: number; useSurgeOldRevision: number } {
+export function surgeRule(input: SurgeInput): { useSurge: number; useSurgeOldRevision: number } {
+  const {
+    maxSurge,
+    maxUnavailable,
+    totalUnavailable,
+    newToDelete,
+    oldToDelete,
+    updateOldDiff,
+    updateNewDiff,
+  } = input;
   if (maxSurge <= 0) return { useSurge: 0, useSurgeOldRevision: 0 };
   let scaleSurge = 0;
   let scaleOldSurge = 0;
-  const toDel = c.newToDelete + c.oldToDelete;
+  const toDel = newToDelete + oldToDelete;
   if (toDel > 0) {
     scaleSurge = Math.min(Math.max(totalUnavailable + toDel - maxUnavailable, 0), toDel);
-    scaleOldSurge = Math.max(scaleSurge - c.newToDelete, 0);
+    scaleOldSurge = Math.max(scaleSurge - newToDelete, 0);
   }
   let updateSurge = 0;
   let updateOldSurge = 0;
@@ -159,7 +199,15 @@ export function diffsFromCounts(
     updateNewDiff = Math.min(updateNewDiff, 0);
   }
   // D5
-  const surge = surgeRule(maxSurge, maxUnavailable, totalUnavailable, c, updateOldDiff, updateNewDiff);
+  const surge = surgeRule({
+    maxSurge,
+    maxUnavailable,
+    totalUnavailable,
+    newToDelete: c.newToDelete,
+    oldToDelete: c.oldToDelete,
+    updateOldDiff,
+    updateNewDiff,
+  });
   res.useSurge = surge.useSurge;
   res.useSurgeOldRevision = surge.useSurgeOldRevision;
   // D6 (with D10)
@@ -213,7 +261,7 @@ export function updateMaxUnavailable(maxUnavailable: number, podCount: number, r
  * curTotal = 5. D7: scaleUpNum 1, scaleUpNumOldRevision = max(3 + 0 - 5, 0) = 0 (a new pod).
  * D9: updateNum = 2, updateMaxUnavailable = 1 + 5 - 5 = 1.
  *
- * `ctx.isPodUpdate` defaults to `hashEquals` (the Update path, memoised per label). Feature gates: D4 applies unless
+ * `ctx.isPodUpdate` defaults to `hashEquals` (the Update path). Feature gates: D4 applies unless
  * `CloneSetPartitionRollback` is on and the two revisions differ. D10 is the
  * `scalingExcludePreparingDelete` flag or the CloneSet label.
  */
@@ -243,15 +291,17 @@ function checkedDiffs(cloneSet: CloneSet, pods: readonly Pod[], ctx: CalculateDi
   const params = resolveParams(cloneSet);
   const gates = resolveFeatureGates(ctx.featureGates);
   const updateRevision = ctx.updateRevision;
-  const isNew = ctx.isPodUpdate
-    ? (pod: Pod) => ctx.isPodUpdate!(pod, updateRevision)
-    : revisionMatcher(updateRevision);
-  const c = classifyPods(
-    pods,
-    isNew,
-    specifiedDeleteChecker(cloneSet),
-    cloneSet.spec?.minReadySeconds ?? 0,
-    toMillis(ctx.now),
+  const facts = computePodFacts(pods, {
+    updateRevision,
+    podsToDelete: podsToDeleteOf(cloneSet),
+    minReadySeconds: cloneSet.spec?.minReadySeconds ?? 0,
+    nowMs: toMillis(ctx.now),
+  });
+  const isPodUpdate = ctx.isPodUpdate;
+  const c = classifyFacts(
+    facts,
+    isPodUpdate ? (i) => isPodUpdate(pods[i], updateRevision) : (i) => facts.updated(i),
+    (i) => facts.specified(i),
   );
   return diffsFromCounts(params, c, pods.length, {
     rollbackAllowed: gates.CloneSetPartitionRollback && ctx.updateRevision !== ctx.currentRevision,

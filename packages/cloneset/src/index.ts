@@ -2,7 +2,8 @@
 // rollout math), reconcileCloneSet (the whole pipeline), validateCloneSet (the webhook).
 
 export { type CloneSetCache, createCloneSetCache } from './cache';
-export type { PodClassification } from './diffs';
+export { CLONESET_KIND, cloneSetDescriptor } from './descriptor';
+export type { PodClassification, SurgeInput } from './diffs';
 export {
   calculateDiffs,
   classifyPods,
@@ -11,8 +12,8 @@ export {
   surgeRule,
   updateMaxUnavailable,
 } from './diffs';
-export { computePodFacts, PodFacts } from './facts';
-export { limitUpdateIndexes } from './limiter';
+export { computePodFacts, PodFacts, type PodFactsOptions } from './facts';
+export { type LimitUpdateOptions, limitUpdateIndexes } from './limiter';
 export type { ResolvedParams } from './params';
 export { DEFAULT_MAX_UNAVAILABLE, resolveParams, resolvePartition, UNLIMITED } from './params';
 export type { SpecifiedDeleteChecker } from './predicates';
@@ -39,4 +40,4 @@ export type {
   ValidateCloneSetContext,
 } from './types';
 export { Reasons } from './types';
-export { MUTABLE_SPEC_FIELDS, UPDATE_STRATEGY_TYPES, validateCloneSet } from './validate';
+export { MUTABLE_SPEC_FIELDS, UPDATE_STRATEGY_TYPES, validateCloneSet } from './validation';

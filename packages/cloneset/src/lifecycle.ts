@@ -11,6 +11,19 @@ import {
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { hashEquals } from './predicates';
 
+/** What {@link refreshLifecycle} reads besides the pod. */
+export interface RefreshLifecycleOptions {
+  /** The CloneSet's `spec.lifecycle` (its preNormal and inPlaceUpdate hooks). */
+  lifecycle: Lifecycle | undefined;
+  /** The update revision's name: a PreparingUpdate pod already on it moves on (§11). */
+  updateRevision: string;
+  featureGates: FeatureGates;
+  /** `now` as RFC 3339: the lifecycle timestamp annotation of a transition. */
+  now: string;
+  /** Decoded in-place state annotations kept between reconciles (core's `InPlaceCache`), if any. */
+  cache?: InPlaceCache;
+}
+
 /**
  * The refresh transitions of §11 (core's `refreshPodLifecycle`):
  *
@@ -29,16 +42,10 @@ import { hashEquals } from './predicates';
  * `pod` is the pod after the in-place refresh (§10.4). When it has the `InPlaceUpdateReady`
  * gate and that condition is still not True, the refresh stopped before R2.5.3 — a grace period,
  * unfinished containers or pending batches — so the completion check (R2.6.1) cannot pass and
- * is not evaluated again. `cache` keeps decoded state annotations (core's `InPlaceCache`).
+ * is not evaluated again.
  */
-export function refreshLifecycle(
-  pod: Pod,
-  lifecycle: Lifecycle | undefined,
-  updateRevision: string,
-  featureGates: FeatureGates,
-  now: string,
-  cache?: InPlaceCache,
-): Pod {
+export function refreshLifecycle(pod: Pod, options: RefreshLifecycleOptions): Pod {
+  const { lifecycle, updateRevision, featureGates, now, cache } = options;
   const state = pod.metadata?.labels?.[LABEL_LIFECYCLE_STATE];
   if (
     state !== 'PreparingNormal' &&

@@ -5,6 +5,7 @@ import { type CloneSet, LABEL_CLONESET_INSTANCE_ID } from '@kruise-ts/api';
 import { type Action, labelSelectorAsRequirements, requirementMatches } from '@kruise-ts/core';
 import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
+import { type ListingCache, recallListing, rememberListing } from './listingCache';
 import { PodBits, type PodContentFacts, readPodContentFacts } from './podContent';
 import { coreRef } from './podPatch';
 import { Reasons } from './reasons';
@@ -61,12 +62,11 @@ export interface ListedPods {
   releaseActions: Action[];
 }
 
-/** How {@link listPods} classes a pod (kept per position with the previous listing of a listing key). */
+/** How {@link listPods} classes a pod (kept with the listing in the CloneSet cache). */
 const NOT_OWNED = 0;
 const INACTIVE = 1;
 const RELEASED = 2;
 const ACTIVE = 3;
-const POD_ACTIVE = PodBits.ACTIVE;
 
 /**
  * §1 steps 4 and 7: owned pods (never orphans: they are not adopted), split into active and
@@ -75,111 +75,38 @@ const POD_ACTIVE = PodBits.ACTIVE;
  *
  * The class of each pod depends only on the pod and on the CloneSet's namespace, identity
  * (uid, or name without one) and selector: with a `cache` it is kept with the pod's content
- * facts in the previous listing of that key, so an unchanged pod of the same CloneSet is not
- * read again. Without one every pod is read.
+ * facts in the listing of that key (listingCache.ts), so an unchanged pod of the same CloneSet is
+ * not read again. Without one every pod is read.
+ *
+ * Example: a pod owned by the CloneSet but labelled `app: other` (the selector is `app: sample`)
+ * is released; a terminating one is inactive; a pod of another owner is not listed at all.
  */
 export function listPods(cs: CloneSet, pods: readonly Pod[], cache?: ListingCache): ListedPods {
+  const classify = podClassifier(cs);
+  const key = listingKey(cs);
+  const listing = recallListing(cache?.listings.get(key), pods, (pod) => {
+    const facts = readPodContentFacts(pod);
+    return { facts, cls: classify(pod, (facts.bits & PodBits.ACTIVE) !== 0) };
+  });
   const active: Pod[] = [];
   const activeContents: PodContentFacts[] = [];
   const inactive: Pod[] = [];
   const released: Pod[] = [];
   const releaseActions: Action[] = [];
-  const classify = podClassifier(cs);
-  const key = listingKey(cs);
-  // The previous listing of this CloneSet: a pod object found there keeps its facts. The store
-  // and informer caches list pods in a stable order and most pods are unchanged between
-  // reconciles, so the previous list is walked alongside (cursor `j`): the same object at the
-  // cursor or a few places further on (a pod went away in between). A pod not found is read
-  // afresh, and the cursor then moves past that pod's previous version, found by name: the
-  // pod changed in place. Without that step a run of changed pods longer than the look-ahead
-  // (an update wave takes the first 2,000 of 10k pods in order) would leave the cursor behind,
-  // and every pod after the run would be read again although it had not changed. A reused pod keeps its
-  // class too, read from the previous listing's byte array: the facts object is not touched.
-  const prev = cache?.listings.get(key);
-  const facts: PodContentFacts[] = new Array(pods.length);
-  const classes = new Uint8Array(pods.length);
-  let j = 0;
   for (let i = 0; i < pods.length; i++) {
     const pod = pods[i];
-    let f: PodContentFacts | undefined;
-    let c = NOT_OWNED;
-    if (prev !== undefined) {
-      const end = Math.min(j + LOOKAHEAD, prev.pods.length);
-      for (let k = j; k < end; k++)
-        if (prev.pods[k] === pod) {
-          f = prev.facts[k];
-          c = prev.classes[k];
-          j = k + 1;
-          break;
-        }
-    }
-    if (f === undefined) {
-      f = readPodContentFacts(pod);
-      c = classify(pod, (f.bits & POD_ACTIVE) !== 0);
-      if (prev !== undefined) j = pastPreviousVersion(prev.facts, j, f.name);
-    }
-    facts[i] = f;
-    classes[i] = c;
+    const c = listing.classes[i];
     if (c === ACTIVE) {
       active.push(pod);
-      activeContents.push(f);
+      activeContents.push(listing.facts[i]);
     } else if (c === INACTIVE) inactive.push(pod);
     else if (c === RELEASED) {
       releaseActions.push(releaseAction(cs, pod));
       released.push(pod);
     }
   }
-  if (cache !== undefined) rememberListing(cache, key, { pods: pods.slice(), facts, classes });
+  if (cache !== undefined) rememberListing(cache, key, listing);
   return { active, activeContents, inactive, released, releaseActions };
-}
-
-/**
- * What {@link listPods} keeps between calls (part of the CloneSet cache, cache.ts; results never
- * depend on it).
- */
-export interface ListingCache {
-  /**
-   * The last pod list and its facts per listing key. Bounded: the oldest entry goes when more
-   * than `MAX_LISTINGS` CloneSets are listed.
-   */
-  readonly listings: Map<string, Listing>;
-}
-
-/** A new, empty `ListingCache`. */
-export function createListingCache(): ListingCache {
-  return { listings: new Map() };
-}
-
-/** One listing as kept for the next call: the pods (a copy), their facts and their classes. */
-export interface Listing {
-  pods: readonly Pod[];
-  facts: PodContentFacts[];
-  classes: Uint8Array;
-}
-const MAX_LISTINGS = 64;
-/** How far ahead in the previous listing a pod object (or a changed pod's name) is looked for. */
-const LOOKAHEAD = 8;
-
-/**
- * The cursor just past the previous version of a changed pod named `name` (found within
- * {@link LOOKAHEAD} places of the cursor `j`), or `j` when there is none (a new pod). Names
- * are unique among one CloneSet's pods (one namespace).
- */
-function pastPreviousVersion(prevFacts: readonly PodContentFacts[], j: number, name: string): number {
-  const end = Math.min(j + LOOKAHEAD, prevFacts.length);
-  for (let k = j; k < end; k++) if (prevFacts[k].name === name) return k + 1;
-  return j;
-}
-
-/** Keeps `listing` for `key`; `listing.pods` must be a copy (the caller may reuse its array). */
-function rememberListing(cache: ListingCache, key: string, listing: Listing): void {
-  const listings = cache.listings;
-  listings.delete(key);
-  if (listings.size >= MAX_LISTINGS) {
-    const oldest = listings.keys().next().value;
-    if (oldest !== undefined) listings.delete(oldest);
-  }
-  listings.set(key, listing);
 }
 
 /** What the class of a pod depends on besides the pod: namespace, owner identity, selector. */

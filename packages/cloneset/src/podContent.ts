@@ -25,33 +25,23 @@ import { type ActivePodsKey, activePodsKey } from '@kruise-ts/core';
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1.js';
 import { updateReadyOf } from './predicates';
 
-// Local copies of imported constants (under vitest's module runner every read of an imported
-// binding is a getter call); same values.
-const GRACE = ANNOTATION_INPLACE_UPDATE_GRACE;
-const GRACE_LEGACY = ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY;
-const STATE = ANNOTATION_INPLACE_UPDATE_STATE;
-const STATE_LEGACY = ANNOTATION_INPLACE_UPDATE_STATE_LEGACY;
-const IPU_READY = CONDITION_INPLACE_UPDATE_READY;
-const LIFECYCLE_LABEL = LABEL_LIFECYCLE_STATE;
-const REVISION_LABEL = LABEL_CONTROLLER_REVISION_HASH;
-const SPECIFIED_DELETE_LABEL = LABEL_SPECIFIED_DELETE;
-const TEMPLATE_HASH_LABEL = LABEL_POD_TEMPLATE_HASH;
-const { Normal, PreparingDelete } = LifecycleStates;
-
 /** Bits of {@link PodContentFacts.bits}. */
 export const PodBits = Object.freeze({
-  /** The `apps.kruise.io/specified-delete` label is present (any value), §4.4. */
-  SPECIFIED_LABEL: 1,
   /** `updateReady(pod, 0)` (§4.1): Running, Ready=True, `InPlaceUpdateReady` absent or True. */
-  READY: 2,
-  /** `isRefreshNoop(pod)`: the Update refresh cannot change the pod (facts.ts). */
-  REFRESH_NOOP: 4,
+  READY: 1,
+  /**
+   * The Update refresh (§1.2 step 1) cannot change the pod: `IN_PLACE_REFRESH_NOOP`, and
+   * {@link isRefreshNoopState} (the lifecycle has no refresh transition, the template hash is set).
+   */
+  REFRESH_NOOP: 2,
   /** An in-place grace annotation key is present (core's `hasInPlaceUpdateGrace`). */
-  GRACE_KEY: 8,
+  GRACE_KEY: 4,
   /** `isPodActiveForCloneSet` (§1 step 4): not Succeeded/Failed, no deletionTimestamp. */
-  ACTIVE: 16,
-  /** `isInPlaceRefreshNoop(pod)`: the in-place part of the refresh cannot change the pod (facts.ts). */
-  IN_PLACE_REFRESH_NOOP: 32,
+  ACTIVE: 8,
+  /** The in-place refresh (§10.4) cannot change the pod ({@link isInPlaceRefreshNoopWith}). */
+  IN_PLACE_REFRESH_NOOP: 16,
+  /** The `apps.kruise.io/specified-delete` label is present (any value), §4.4. */
+  SPECIFIED_LABEL: 32,
 });
 
 /** The facts of one pod object that depend on nothing but the pod. */
@@ -96,7 +86,7 @@ export function memoisedActivePodsKey(
 export function readPodContentFacts(pod: Pod): PodContentFacts {
   const meta = pod.metadata;
   const labels = meta?.labels;
-  const state = (labels?.[LIFECYCLE_LABEL] ?? '') as LifecycleState;
+  const state = (labels?.[LABEL_LIFECYCLE_STATE] ?? '') as LifecycleState;
   const status = pod.status;
   const phase = status?.phase;
   const conds = status?.conditions;
@@ -106,30 +96,31 @@ export function readPodContentFacts(pod: Pod): PodContentFacts {
     for (let k = 0; k < conds.length; k++) {
       const c = conds[k];
       if (c.type === 'Ready') readyCond ??= c;
-      else if (c.type === IPU_READY) ipuCond ??= c;
+      else if (c.type === CONDITION_INPLACE_UPDATE_READY) ipuCond ??= c;
     }
   }
   const ann = meta?.annotations;
   const active = phase !== 'Succeeded' && phase !== 'Failed' && !meta?.deletionTimestamp;
   const inPlaceNoop = isInPlaceRefreshNoopWith(pod, ipuCond);
   const bits =
-    (labels !== undefined && Object.hasOwn(labels, SPECIFIED_DELETE_LABEL) ? PodBits.SPECIFIED_LABEL : 0) |
+    (labels !== undefined && Object.hasOwn(labels, LABEL_SPECIFIED_DELETE) ? PodBits.SPECIFIED_LABEL : 0) |
     (updateReadyOf(phase, readyCond, ipuCond, 0, 0) ? PodBits.READY : 0) |
     (inPlaceNoop ? PodBits.IN_PLACE_REFRESH_NOOP : 0) |
     (inPlaceNoop && isRefreshNoopState(labels, state) ? PodBits.REFRESH_NOOP : 0) |
-    (ann !== undefined && (Object.hasOwn(ann, GRACE) || Object.hasOwn(ann, GRACE_LEGACY))
+    (ann !== undefined &&
+    (Object.hasOwn(ann, ANNOTATION_INPLACE_UPDATE_GRACE) ||
+      Object.hasOwn(ann, ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY))
       ? PodBits.GRACE_KEY
       : 0) |
     (active ? PodBits.ACTIVE : 0);
-  // every field present from the start: all entries share one shape (monomorphic reads)
   return {
     state,
-    revisionLabel: labels?.[REVISION_LABEL] ?? '',
+    revisionLabel: labels?.[LABEL_CONTROLLER_REVISION_HASH] ?? '',
     name: meta?.name ?? '',
     bits,
     bucket: leadingBucketOf(!!pod.spec?.nodeName, phase, readyCond?.status === 'True'),
     readySince: readyCond?.lastTransitionTime,
-    orderKey: undefined,
+    orderKey: undefined, // filled when the pod is first ordered (memoisedActivePodsKey)
   };
 }
 
@@ -143,27 +134,39 @@ export function leadingBucketOf(assigned: boolean, phase: string | undefined, re
   return (assigned ? 6 : 0) + (phase === 'Running' ? 4 : phase === 'Unknown' ? 2 : 0) + (ready ? 1 : 0);
 }
 
-/** The label part of facts.ts `isRefreshNoop`: `pod-template-hash` present, no refresh transition. */
+/**
+ * The label part of the refresh no-op test: the lifecycle refresh of §11 has no transition from
+ * `""`, Normal or PreparingDelete, and the `pod-template-hash` fix (§1.2 step 1) is not needed
+ * when the label is present. Example: a Normal pod with `pod-template-hash` → true; the same pod
+ * in PreparingNormal (it may move to Normal) → false.
+ */
 export function isRefreshNoopState(
   labels: Record<string, string> | undefined,
   state: LifecycleState,
 ): boolean {
-  if (!labels || !Object.hasOwn(labels, TEMPLATE_HASH_LABEL)) return false;
-  return state === '' || state === Normal || state === PreparingDelete;
+  if (!labels || !Object.hasOwn(labels, LABEL_POD_TEMPLATE_HASH)) return false;
+  return state === '' || state === LifecycleStates.Normal || state === LifecycleStates.PreparingDelete;
 }
 
-/** facts.ts `isInPlaceRefreshNoop` given the pod's first `InPlaceUpdateReady` condition. */
+/**
+ * A cheap test that the in-place refresh (§10.4, core's `inPlaceRefresh`) cannot change the pod,
+ * given its first `InPlaceUpdateReady` condition: no grace annotation; a state annotation, if
+ * any, without pending batches (`"next…"` keys), so R2.5.2 either stops or falls through to
+ * R2.5.3; and the `InPlaceUpdateReady` condition, if the pod has the gate, already True with
+ * empty reason and message (R2.1.6: no write). Deviation: an unparsable state annotation on such
+ * a pod is not reported.
+ */
 export function isInPlaceRefreshNoopWith(pod: Pod, ipu: PodCondition | undefined): boolean {
   const ann = pod.metadata?.annotations;
   if (ann) {
-    if (ann[GRACE] || ann[GRACE_LEGACY]) return false;
-    const st = ann[STATE] || ann[STATE_LEGACY];
+    if (ann[ANNOTATION_INPLACE_UPDATE_GRACE] || ann[ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY]) return false;
+    const st = ann[ANNOTATION_INPLACE_UPDATE_STATE] || ann[ANNOTATION_INPLACE_UPDATE_STATE_LEGACY];
     if (st?.includes('"next')) return false;
   }
   const gates = pod.spec?.readinessGates;
   if (gates) {
     for (let g = 0; g < gates.length; g++) {
-      if (gates[g].conditionType !== IPU_READY) continue;
+      if (gates[g].conditionType !== CONDITION_INPLACE_UPDATE_READY) continue;
       if (ipu?.status !== 'True' || (ipu.reason ?? '') !== '' || (ipu.message ?? '') !== '') return false;
     }
   }

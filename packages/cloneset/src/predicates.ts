@@ -5,7 +5,6 @@ import type { CloneSet } from '@kruise-ts/api';
 import {
   CONDITION_INPLACE_UPDATE_READY,
   LABEL_CLONESET_SCALING_EXCLUDE_PREPARING_DELETE,
-  LABEL_CONTROLLER_REVISION_HASH,
   LABEL_LIFECYCLE_STATE,
   LABEL_SPECIFIED_DELETE,
   type LifecycleState,
@@ -13,14 +12,6 @@ import {
 } from '@kruise-ts/api';
 import { type FeatureGates, isPodAtRevision, isPodUpdate, shortHash } from '@kruise-ts/core';
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1.js';
-
-// Per-pod code reads these local copies of imported constants: under vitest's module runner
-// every read of an imported binding is a getter call (measurable at 100k pods); same values.
-const LIFECYCLE_LABEL = LABEL_LIFECYCLE_STATE;
-const IPU_READY = CONDITION_INPLACE_UPDATE_READY;
-const REVISION_LABEL = LABEL_CONTROLLER_REVISION_HASH;
-const SPECIFIED_DELETE_LABEL = LABEL_SPECIFIED_DELETE;
-const NORMAL = LifecycleStates.Normal;
 
 /** Milliseconds since the epoch of `now` (RFC 3339 string or Date); an unparsable value gives 0. */
 export function toMillis(now: string | Date | undefined): number {
@@ -49,7 +40,7 @@ function findCondition(pod: Pod, type: string): PodCondition | undefined {
 
 /** The pod's lifecycle state (label `lifecycle.apps.kruise.io/state`), `''` when absent. */
 export function podLifecycleState(pod: Pod): LifecycleState {
-  return (pod.metadata?.labels?.[LIFECYCLE_LABEL] ?? '') as LifecycleState;
+  return (pod.metadata?.labels?.[LABEL_LIFECYCLE_STATE] ?? '') as LifecycleState;
 }
 
 /**
@@ -64,7 +55,7 @@ export function updateReady(pod: Pod, minReadySeconds: number, nowMs: number): b
   return updateReadyOf(
     'Running',
     findCondition(pod, 'Ready'),
-    findCondition(pod, IPU_READY),
+    findCondition(pod, CONDITION_INPLACE_UPDATE_READY),
     minReadySeconds,
     nowMs,
   );
@@ -72,7 +63,7 @@ export function updateReady(pod: Pod, minReadySeconds: number, nowMs: number): b
 
 /**
  * {@link updateReady} from a pod's phase and its first `Ready` and `InPlaceUpdateReady`
- * conditions, for callers that have already found them (the fact table scans the conditions once).
+ * conditions, for callers that have already found them (podContent.ts scans the conditions once).
  */
 export function updateReadyOf(
   phase: string | undefined,
@@ -82,17 +73,32 @@ export function updateReadyOf(
   nowMs: number,
 ): boolean {
   if (phase !== 'Running' || ready?.status !== 'True') return false;
-  if (minReadySeconds > 0) {
-    const since = timeMillis(ready.lastTransitionTime);
-    if (since === undefined || !(since + minReadySeconds * 1000 < nowMs)) return false;
-  }
+  if (!readyLongEnough(timeMillis(ready.lastTransitionTime), minReadySeconds, nowMs)) return false;
   return ipu === undefined || ipu.status === 'True';
 }
 
+/**
+ * The time part of `updateReady` (§4.1): with `minReadySeconds > 0`, Ready since `sinceMs`
+ * strictly longer than that at `nowMs`; an unknown Ready time (`undefined`) is never long enough.
+ * Example: since 00:00:00, 30 s: false at 00:00:30, true at 00:00:31.
+ */
+export function readyLongEnough(
+  sinceMs: number | undefined,
+  minReadySeconds: number,
+  nowMs: number,
+): boolean {
+  if (!(minReadySeconds > 0)) return true;
+  return sinceMs !== undefined && sinceMs + minReadySeconds * 1000 < nowMs;
+}
+
 /** Lifecycle state `""` (absent) or `Normal`: the only states that allow availability (§4.2). */
-export function isLifecycleNormal(pod: Pod): boolean {
-  const s = podLifecycleState(pod);
-  return s === '' || s === NORMAL;
+export function isNormalState(state: LifecycleState): boolean {
+  return state === '' || state === LifecycleStates.Normal;
+}
+
+/** {@link isNormalState} of the pod's lifecycle state. */
+function isLifecycleNormal(pod: Pod): boolean {
+  return isNormalState(podLifecycleState(pod));
 }
 
 /**
@@ -124,17 +130,9 @@ export function hashEquals(pod: Pod, revision: string): boolean {
 }
 
 /**
- * `hashEquals(·, revision)` as a predicate with a memo per distinct label value, for scans
- * over many pods (a CloneSet's pods carry only a few distinct revision labels).
- */
-export function revisionMatcher(revision: string): (pod: Pod) => boolean {
-  const matches = revisionLabelMatcher(revision);
-  return (pod) => matches(pod.metadata?.labels?.[REVISION_LABEL] ?? '');
-}
-
-/**
- * {@link revisionMatcher} on the label value itself (`""` when the pod has none): equal to
- * `revision`, or the same short hash; memoised per distinct value.
+ * `hashEquals(·, revision)` (§4.3) on the `controller-revision-hash` label value itself (`""`
+ * when the pod has none): equal to `revision`, or the same short hash. A CloneSet's pods carry a
+ * few distinct labels, so each distinct value is compared once per matcher.
  */
 export function revisionLabelMatcher(revision: string): (label: string) => boolean {
   const memo = new Map<string, boolean>();
@@ -158,39 +156,39 @@ export function scaleIsPodUpdate(gates: Pick<FeatureGates, 'PreparingUpdateAsUpd
   return (pod: Pod, updateRevision: string): boolean => isPodUpdate(pod, updateRevision, featureGates);
 }
 
-/** A predicate made by {@link specifiedDeleteChecker}: it carries its `podsToDelete` names. */
-export type SpecifiedDeleteChecker = ((pod: Pod) => boolean) & {
-  /** The `podsToDelete` names, `null` when there are none. */
-  readonly podsToDelete: ReadonlySet<string> | null;
-};
+/** Specified delete (§4.4) of a pod, as {@link specifiedDeleteChecker} makes it. */
+export type SpecifiedDeleteChecker = (pod: Pod) => boolean;
+
+/**
+ * Specified delete (§4.4) from its two inputs: the pod carries the label
+ * `apps.kruise.io/specified-delete` (any value), or its name is in `scaleStrategy.podsToDelete`.
+ */
+export function isSpecifiedDelete(
+  hasLabel: boolean,
+  name: string,
+  podsToDelete: ReadonlySet<string>,
+): boolean {
+  return hasLabel || (podsToDelete.size > 0 && podsToDelete.has(name));
+}
+
+/** `scaleStrategy.podsToDelete` as a set of names. */
+export function podsToDeleteOf(cloneSet: CloneSet): ReadonlySet<string> {
+  return new Set(cloneSet.spec?.scaleStrategy?.podsToDelete ?? []);
+}
 
 /**
  * Specified delete (§4.4): the label `apps.kruise.io/specified-delete` is present (any value) or
  * the pod's name is in `scaleStrategy.podsToDelete`. Returns a predicate with the names indexed
- * once, and carried on the predicate (see `specifiedDeleteNamesOf`).
+ * once. Example: `podsToDelete: [sample-a]` → `sample-a` and any pod labelled
+ * `apps.kruise.io/specified-delete: ""` answer true.
  */
 export function specifiedDeleteChecker(cloneSet: CloneSet): SpecifiedDeleteChecker {
-  const names = cloneSet.spec?.scaleStrategy?.podsToDelete ?? [];
-  const set = names.length > 0 ? new Set(names) : undefined;
-  const check = (pod: Pod) => {
+  const names = podsToDeleteOf(cloneSet);
+  return (pod: Pod) => {
     const labels = pod.metadata?.labels;
-    if (labels && Object.hasOwn(labels, SPECIFIED_DELETE_LABEL)) return true;
-    return set?.has(pod.metadata?.name ?? '') ?? false;
+    const hasLabel = !!labels && Object.hasOwn(labels, LABEL_SPECIFIED_DELETE);
+    return isSpecifiedDelete(hasLabel, pod.metadata?.name ?? '', names);
   };
-  return Object.assign(check, { podsToDelete: set ?? null });
-}
-
-/**
- * For a predicate made by {@link specifiedDeleteChecker}: its `podsToDelete` names (`null` when
- * there are none), so a caller holding the pod's label and name facts can answer it without
- * reading the pod; `undefined` for any other predicate (the caller must call it).
- */
-export function specifiedDeleteNamesOf(
-  isSpecifiedDelete: (pod: Pod) => boolean,
-): ReadonlySet<string> | null | undefined {
-  return 'podsToDelete' in isSpecifiedDelete
-    ? (isSpecifiedDelete as SpecifiedDeleteChecker).podsToDelete
-    : undefined;
 }
 
 /** The D10 switch: the process flag, or the CloneSet label equal to `"true"`. */

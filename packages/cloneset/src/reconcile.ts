@@ -28,14 +28,14 @@ import { createCloneSetCache } from './cache';
 import { computePodFacts } from './facts';
 import { cleanupPVCs, isOwnedBy, listPods } from './ownership';
 import { resolveParams } from './params';
-import { scalingExcludesPreparingDelete, specifiedDeleteChecker } from './predicates';
+import { podsToDeleteOf, scalingExcludesPreparingDelete } from './predicates';
 import { planRevisions, templateOf, truncateHistory } from './revisions';
 import { scaleCloneSet } from './scale';
 import { calculateStatus, statusNeedsWrite } from './status';
 import { requeue, type SyncState } from './sync';
 import { Reasons, type ReconcileCloneSetInput, type ReconcileCloneSetOptions } from './types';
-import { updateCloneSet } from './update';
-import { validateCloneSet } from './validate';
+import { inPlaceUpdateOptionsFor, updateCloneSet } from './update';
+import { validateCloneSet } from './validation';
 
 /** The reference of the CloneSet itself (events, status, spec patches). */
 export function cloneSetRef(cs: CloneSet): ObjectRef {
@@ -100,6 +100,7 @@ export function reconcileCloneSet(
         OBSERVED_LISTS,
         (d) => cloneSetRef(d.cloneSet),
         (d) => reconcileDistinct(d, options),
+        options.structureCache,
       ),
   );
 }
@@ -178,16 +179,13 @@ function reconcileDistinct(
       return set;
     };
   };
-  const isSpecifiedDelete = specifiedDeleteChecker(cs);
-  const updateName = plan.updateRevision.metadata?.name ?? '';
-  const facts = computePodFacts(
-    listed.active,
-    updateName,
-    isSpecifiedDelete,
-    cs.spec.minReadySeconds ?? 0,
+  const facts = computePodFacts(listed.active, {
+    updateRevision: plan.updateRevision.metadata?.name ?? '',
+    podsToDelete: podsToDeleteOf(cs),
+    minReadySeconds: cs.spec.minReadySeconds ?? 0,
     nowMs,
-    listed.activeContents,
-  );
+    contents: listed.activeContents,
+  });
 
   const state: SyncState = {
     cs,
@@ -206,7 +204,6 @@ function reconcileDistinct(
     gates,
     params: resolveParams(cs),
     excludePreparingDelete: scalingExcludesPreparingDelete(cs, options.scalingExcludePreparingDelete),
-    isSpecifiedDelete,
     nowMs,
     nowStr,
     seed: options.seed ?? 0,
@@ -214,6 +211,7 @@ function reconcileDistinct(
     actions,
     conditions: [],
     cache,
+    inPlaceUpdateOptions: inPlaceUpdateOptionsFor({ cs, gates, now: nowStr, cache: cache.inPlace }),
   };
 
   // §1 step 12

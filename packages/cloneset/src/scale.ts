@@ -2,9 +2,7 @@
 // Scale predicate, creation, PreparingDelete and specified deletes, then scale-in.
 import { LifecycleStates } from '@kruise-ts/api';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { diffsFromCounts } from './diffs';
-import { classifyFacts } from './facts';
-import { podLifecycleState } from './predicates';
+import { classifyFacts, diffsFromCounts } from './diffs';
 import { choosePodsToDelete, deletePods, filterByDeleteReadyLimit, managePreparingDelete } from './scaleDown';
 import { createPods } from './scaleUp';
 import { emitEvent, type SyncState } from './sync';
@@ -21,17 +19,29 @@ export interface ScaleResult {
 }
 
 /**
- * The diffs of §6 over `state.pods`: with the Scale predicate (`preparingUpdateAsUpdate` =
- * the PreparingUpdateAsUpdate gate) or, with `false`, the Update path's hash equality.
+ * The diffs of §6 over `state.pods`, counting as new the pods for which `isNew(i)` holds: the
+ * Scale path's {@link scaleIsNew} or the Update path's hash equality (`facts.updated`).
  */
-export function diffsFor(state: SyncState, preparingUpdateAsUpdate: boolean): CloneSetDiffs {
-  const c = classifyFacts(state.facts, preparingUpdateAsUpdate);
+export function diffsFor(state: SyncState, isNew: (index: number) => boolean): CloneSetDiffs {
+  const c = classifyFacts(state.facts, isNew, (i) => state.facts.specified(i));
   const updateName = state.updateRevision.metadata?.name ?? '';
   const currentName = state.currentRevision.metadata?.name ?? '';
   return diffsFromCounts(state.params, c, state.pods.length, {
     rollbackAllowed: state.gates.CloneSetPartitionRollback && updateName !== currentName,
     excludePreparingDelete: state.excludePreparingDelete,
   });
+}
+
+/**
+ * The Scale path's `isPodUpdate` (§4.3) by list position: `hashEquals(pod, updateRevision)`, or,
+ * with the PreparingUpdateAsUpdate gate on, a pod in lifecycle PreparingUpdate. Example: an old
+ * pod waiting in PreparingUpdate for its in-place update counts as new for scaling when the gate
+ * is on, so a scale-in does not pick it as an old pod.
+ */
+export function scaleIsNew(state: SyncState): (index: number) => boolean {
+  const { facts, gates } = state;
+  return (i) =>
+    facts.updated(i) || (gates.PreparingUpdateAsUpdate && facts.state(i) === LifecycleStates.PreparingUpdate);
 }
 
 /**
@@ -50,23 +60,22 @@ export function scaleCloneSet(state: SyncState): ScaleResult {
   if (state.cs.spec.replicas === undefined || state.cs.spec.replicas === null) {
     return { modified: false, error: 'spec.replicas is nil' };
   }
-  const specified: Pod[] = [];
-  const preparingDelete: Pod[] = [];
+  // specified-delete and PreparingDelete pods, by list position; numToDelete counts distinct names
+  const specified: number[] = [];
+  const preparingDelete: number[] = [];
   const names = new Set<string>();
-  const PREPARING_DELETE = LifecycleStates.PreparingDelete; // read once, not per pod
   for (let i = 0; i < state.pods.length; i++) {
-    const pod = state.pods[i];
     const sd = state.facts.specified(i);
-    const pd = state.facts.state(i) === PREPARING_DELETE;
-    if (sd) specified.push(pod);
-    if (pd) preparingDelete.push(pod);
-    if (sd || pd) names.add(pod.metadata?.name ?? '');
+    const pd = state.facts.state(i) === LifecycleStates.PreparingDelete;
+    if (sd) specified.push(i);
+    if (pd) preparingDelete.push(i);
+    if (sd || pd) names.add(state.pods[i].metadata?.name ?? '');
   }
   const numToDelete = names.size;
   if (managePreparingDelete(state, preparingDelete, numToDelete)) return { modified: true };
 
-  const puau = state.gates.PreparingUpdateAsUpdate;
-  const diffs = diffsFor(state, puau);
+  const isNew = scaleIsNew(state);
+  const diffs = diffsFor(state, isNew);
 
   if (diffs.scaleUpNum > 0) {
     if (diffs.scaleUpNum > diffs.scaleUpLimit) {
@@ -81,24 +90,30 @@ export function scaleCloneSet(state: SyncState): ScaleResult {
     return { modified: created > 0, diffs };
   }
 
-  if (preparingDelete.length > 0 && deletePods(state, preparingDelete, Reasons.PreparingDelete)) {
+  if (
+    preparingDelete.length > 0 &&
+    deletePods(state, podsAt(state, preparingDelete), Reasons.PreparingDelete)
+  ) {
     return { modified: true, diffs };
   }
 
-  const specifiedNotPD = specified.filter((p) => podLifecycleState(p) !== LifecycleStates.PreparingDelete);
+  const specifiedNotPD = specified.filter((i) => state.facts.state(i) !== LifecycleStates.PreparingDelete);
   if (specifiedNotPD.length > 0) {
-    const deletable = filterByDeleteReadyLimit(specifiedNotPD, diffs.deleteReadyLimit);
-    if (deletable.length > 0 && deletePods(state, deletable, Reasons.SpecifiedDelete))
+    const deletable = filterByDeleteReadyLimit(state, specifiedNotPD, diffs.deleteReadyLimit);
+    if (deletable.length > 0 && deletePods(state, podsAt(state, deletable), Reasons.SpecifiedDelete))
       return { modified: true, diffs };
   }
 
   if (diffs.scaleDownNum > 0 && numToDelete === 0) {
-    const isUpdated = (i: number) =>
-      state.facts.updated(i) || (puau && state.facts.state(i) === LifecycleStates.PreparingUpdate);
-    const chosen = choosePodsToDelete(state, isUpdated, diffs.scaleDownNum, diffs.scaleDownNumOldRevision);
-    const deletable = filterByDeleteReadyLimit(chosen, diffs.deleteReadyLimit);
-    if (deletable.length > 0 && deletePods(state, deletable, Reasons.ScaleDown))
+    const chosen = choosePodsToDelete(state, isNew, diffs);
+    const deletable = filterByDeleteReadyLimit(state, chosen, diffs.deleteReadyLimit);
+    if (deletable.length > 0 && deletePods(state, podsAt(state, deletable), Reasons.ScaleDown))
       return { modified: true, diffs };
   }
   return { modified: false, diffs };
+}
+
+/** The pods at the given list positions. */
+function podsAt(state: SyncState, indexes: readonly number[]): Pod[] {
+  return indexes.map((i) => state.pods[i]);
 }

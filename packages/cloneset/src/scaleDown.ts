@@ -6,31 +6,31 @@ import { isHooked, pickPodsForScaleIn, setPodLifecycleState } from '@kruise-ts/c
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { instanceIdOf } from './ownership';
 import { coreRef, podPatchAction } from './podPatch';
-import { isCloneSetPodReady } from './predicates';
 import { emitEvent, type SyncState } from './sync';
-import { Reasons } from './types';
+import { type CloneSetDiffs, Reasons } from './types';
 
 /**
  * §8.1 `managePreparingDelete`: while `diff = R - N + numToDelete > 0`, move PreparingDelete
  * pods that are not specified-delete back to **PreparingNormal** (quirk 13), one per unit of
  * diff. Skipped entirely when the preDelete or inPlaceUpdate hook has `markPodNotReady`.
- * Returns true when a pod was patched.
+ * `preparingDelete` holds list positions. Returns true when a pod was patched.
  *
  * Example: R raised from 2 back to 3 while one pod waits in PreparingDelete: N = 3,
  * numToDelete = 1, diff = 3 - 3 + 1 = 1 → that pod is cancelled.
  */
 export function managePreparingDelete(
   state: SyncState,
-  preparingDelete: readonly Pod[],
+  preparingDelete: readonly number[],
   numToDelete: number,
 ): boolean {
   const lc = state.cs.spec.lifecycle;
   if (lc?.preDelete?.markPodNotReady || lc?.inPlaceUpdate?.markPodNotReady) return false;
   let diff = state.params.replicas - state.pods.length + numToDelete;
   let modified = false;
-  for (const pod of preparingDelete) {
+  for (const i of preparingDelete) {
     if (diff <= 0) break;
-    if (state.isSpecifiedDelete(pod)) continue;
+    if (state.facts.specified(i)) continue;
+    const pod = state.pods[i];
     const next = setPodLifecycleState(pod, LifecycleStates.PreparingNormal, state.nowStr, false);
     const action = podPatchAction(pod, next, Reasons.CancelPreparingDelete);
     if (action) {
@@ -105,20 +105,24 @@ export function deletePods(state: SyncState, pods: readonly Pod[], reason: strin
 }
 
 /**
- * The ready-pod deletion limit (§8.2, §8.3): walking `pods` in order, a not-ready pod
- * (`!ready`, lifecycle-aware) is always deletable; a ready one only while `deleteReadyLimit > 0`,
- * each using one unit.
+ * The ready-pod deletion limit (§8.2, §8.3): walking the pods at `indexes` in order, a
+ * not-ready pod (`!ready`, lifecycle-aware) is always deletable; a ready one only while
+ * `deleteReadyLimit > 0`, each using one unit.
  *
  * Example: limit 1, pods [ready a, unready b, ready c] → [a, b].
  */
-export function filterByDeleteReadyLimit(pods: readonly Pod[], deleteReadyLimit: number): Pod[] {
+export function filterByDeleteReadyLimit(
+  state: SyncState,
+  indexes: readonly number[],
+  deleteReadyLimit: number,
+): number[] {
   let limit = deleteReadyLimit;
-  const out: Pod[] = [];
-  for (const pod of pods) {
-    if (!isCloneSetPodReady(pod)) {
-      out.push(pod);
+  const out: number[] = [];
+  for (const i of indexes) {
+    if (!state.facts.ready(i)) {
+      out.push(i);
     } else if (limit > 0) {
-      out.push(pod);
+      out.push(i);
       limit--;
     }
   }
@@ -130,31 +134,34 @@ export function filterByDeleteReadyLimit(pods: readonly Pod[], deleteReadyLimit:
  * updated; with `tot = scaleDownNum`, `old = scaleDownNumOldRevision`: `old >= tot` takes `tot`
  * not-updated; `0 < old < tot` takes `old` not-updated and `tot - old` updated; `old == 0` takes
  * `tot` updated. Each group is ranked and sorted by the deletion order (core's
- * `pickPodsForScaleIn`, with CloneSet's lifecycle-aware availability as rule 3).
+ * `pickPodsForScaleIn`, with CloneSet's lifecycle-aware availability as rule 3). Returns list
+ * positions, in deletion order.
  */
 export function choosePodsToDelete(
   state: SyncState,
   isUpdated: (index: number) => boolean,
-  scaleDownNum: number,
-  scaleDownNumOldRevision: number,
-): Pod[] {
+  diffs: Pick<CloneSetDiffs, 'scaleDownNum' | 'scaleDownNumOldRevision'>,
+): number[] {
   const notUpdated: Pod[] = [];
   const updated: Pod[] = [];
-  const available = new Map<Pod, boolean>();
+  const indexOf = new Map<Pod, number>();
   for (let i = 0; i < state.pods.length; i++) {
     const pod = state.pods[i];
     (isUpdated(i) ? updated : notUpdated).push(pod);
-    available.set(pod, state.facts.available(i));
+    indexOf.set(pod, i);
   }
   const ctx = {
     topologySpreadConstraints: state.cs.spec.template?.spec?.topologySpreadConstraints,
     nodes: state.nodes,
-    isAvailable: (pod: Pod) => available.get(pod) ?? false,
+    isAvailable: (pod: Pod) => state.facts.available(indexOf.get(pod)!),
   };
-  const tot = scaleDownNum;
-  const old = scaleDownNumOldRevision;
-  if (old >= tot) return pickPodsForScaleIn(notUpdated, tot, ctx);
-  if (old > 0)
-    return [...pickPodsForScaleIn(notUpdated, old, ctx), ...pickPodsForScaleIn(updated, tot - old, ctx)];
-  return pickPodsForScaleIn(updated, tot, ctx);
+  const tot = diffs.scaleDownNum;
+  const old = diffs.scaleDownNumOldRevision;
+  const chosen =
+    old >= tot
+      ? pickPodsForScaleIn(notUpdated, tot, ctx)
+      : old > 0
+        ? [...pickPodsForScaleIn(notUpdated, old, ctx), ...pickPodsForScaleIn(updated, tot - old, ctx)]
+        : pickPodsForScaleIn(updated, tot, ctx);
+  return chosen.map((pod) => indexOf.get(pod)!); // pickPodsForScaleIn returns pods it was given
 }

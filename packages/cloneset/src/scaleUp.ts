@@ -95,8 +95,8 @@ export function newPod(
   const ns = cs.metadata?.namespace;
   const short = shortHashOf(revisionName);
   const tm = template.metadata ?? {};
-  // Copies made with core's extend, not spreads: a spread that gains keys gives each of 10k pods
-  // a hidden class of its own, and every later read of them goes megamorphic (core/objects.ts).
+  // §7.2: the template's labels, then the revision, template-hash, instance-id and lifecycle
+  // labels (copies: the template itself is not changed)
   const labels: Record<string, string> = extend(tm.labels);
   labels[LABEL_CONTROLLER_REVISION_HASH] = state.gates.CloneSetShortHash ? short : revisionName;
   labels[LABEL_POD_TEMPLATE_HASH] = short;

@@ -15,7 +15,7 @@ export interface StatusContext {
   nowMs: number;
   /** Conditions added in this reconcile (FailedScale / FailedUpdate). */
   conditions?: CloneSetCondition[];
-  /** Precomputed facts of `pods` (same order), to avoid reading the pods again. */
+  /** The fact table of `pods` when the caller has it (the reconcile does); otherwise computed here. */
   facts?: PodFacts;
 }
 
@@ -46,7 +46,13 @@ export function calculateStatus(
   let updatedReady = 0;
   let updatedAvailable = 0;
   const facts =
-    ctx.facts ?? computePodFacts(pods, ctx.updateRevision, () => false, minReadySeconds, ctx.nowMs);
+    ctx.facts ??
+    computePodFacts(pods, {
+      updateRevision: ctx.updateRevision,
+      podsToDelete: new Set(), // the status does not read specified delete
+      minReadySeconds,
+      nowMs: ctx.nowMs,
+    });
   for (let i = 0; i < facts.length; i++) {
     const isUpdated = facts.updated(i);
     const isReady = facts.updateReady(i);

@@ -2,14 +2,7 @@
 // Update steps: the defaulted CloneSet, its pods/PVCs/revisions, gates, time, and the
 // action accumulator with the shortest requeue request.
 import type { CloneSet, CloneSetCondition } from '@kruise-ts/api';
-import type {
-  Action,
-  Burst,
-  FeatureGates,
-  InPlaceUpdateOptions,
-  InPlaceUpdateSpecCache,
-  ObjectRef,
-} from '@kruise-ts/core';
+import type { Action, Burst, FeatureGates, InPlaceUpdateOptions, ObjectRef } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Node, PersistentVolumeClaim, Pod, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import type { CloneSetCache } from './cache';
@@ -40,7 +33,6 @@ export interface SyncState {
   gates: FeatureGates;
   params: ResolvedParams;
   excludePreparingDelete: boolean;
-  isSpecifiedDelete: (pod: Pod) => boolean;
   nowMs: number;
   /** `now` as RFC 3339 (second precision, UTC). */
   nowStr: string;
@@ -53,15 +45,8 @@ export interface SyncState {
   conditions: CloneSetCondition[];
   /** What reconciles remember (`options.cache`, or a fresh one for this reconcile alone). */
   cache: CloneSetCache;
-  /**
-   * Per-reconcile memo of the §10.1 UpdateSpec by (old revision, target) names, shared by the
-   * eligibility check and every `inPlaceUpdate` call of this reconcile (core's cache).
-   */
-  inPlaceCache?: InPlaceUpdateSpecCache;
-  /** The in-place update's extra mutator of this reconcile (§10.3: lifecycle `Updating`), made once. */
-  updatingMutator?: (pod: Pod) => Pod;
-  /** The options of every `inPlaceUpdate` call of this reconcile (they depend on it only), made once. */
-  inPlaceUpdateOptions?: InPlaceUpdateOptions;
+  /** The options of every in-place update of this reconcile (update.ts `inPlaceUpdateOptionsFor`). */
+  inPlaceUpdateOptions: InPlaceUpdateOptions;
 }
 
 /** Records a requeue request; the shortest wins (§1 step 16). */

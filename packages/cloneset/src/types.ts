@@ -2,13 +2,13 @@
 // stable `reason` words its actions carry.
 
 import type { CloneSet, StructureCache } from '@kruise-ts/api';
-import type { FeatureGates } from '@kruise-ts/core';
+import type { FeatureGates, Now } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Node, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import type { CloneSetCache } from './cache';
 
-/** Time as the API gives it: an RFC 3339 string or a Date. */
-export type Now = string | Date;
+/** Time as the API gives it: an RFC 3339 string or a Date (core's `Now`). */
+export type { Now };
 
 /**
  * The ten numbers of docs/reference/cloneset.md §6 (`calculateDiffs`). All are zero by default.

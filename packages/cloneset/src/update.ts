@@ -1,23 +1,22 @@
 // The Update step (docs/reference/cloneset.md §1.2, §9, §10): refresh every pod, then choose,
 // order and limit the candidates and update each one in place or by recreation.
 import {
+  type CloneSet,
   LABEL_CONTROLLER_REVISION_HASH,
   LABEL_POD_TEMPLATE_HASH,
   LABEL_SPECIFIED_DELETE,
   LifecycleStates,
 } from '@kruise-ts/api';
 import {
-  type ActivePodsKey,
-  activePodsKey,
-  type CalculateInPlaceUpdateSpecOptions,
   cachedInPlaceUpdateSpec,
   cloneSetRevisionAdapter,
   extend,
+  type FeatureGates,
+  type InPlaceCache,
   type InPlaceUpdateOptions,
   inPlaceRefresh,
   inPlaceUpdate,
   lifecycleUpdateAction,
-  memoizedTimeParser,
   mergePodChangeHints,
   type PodChangeHint,
   setPodLifecycleState,
@@ -28,40 +27,21 @@ import {
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { CloneSetCache } from './cache';
-import { isInPlaceRefreshNoop, isRefreshNoop, type PodFacts } from './facts';
+import type { PodFacts } from './facts';
 import { refreshLifecycle } from './lifecycle';
 import { limitUpdateIndexes } from './limiter';
 import { lazyUpdateOrder, sortIndexesForUpdate } from './order';
-import { memoisedActivePodsKey } from './podContent';
 import { podPatchAction } from './podPatch';
 import { hashEquals, podLifecycleState, shortHashOf } from './predicates';
 import { diffsFor } from './scale';
 import { emitEvent, requeue, type SyncState } from './sync';
 import { Reasons } from './types';
 
-// Per-pod code reads these local copies of imported constants: under vitest's module runner
-// every read of an imported binding is a getter call (measurable at 100k pods); same values.
-const { PreparingDelete, PreparingUpdate, Updated, Updating } = LifecycleStates;
-
 /** The outcome of the Update step. */
 export interface UpdateResult {
   /** Set when Update fails (FailedUpdate condition). */
   error?: string;
 }
-
-/**
- * §1.2 step 1 for one pod: the in-place refresh (§10.4), the lifecycle refresh transition
- * (§11), and the `pod-template-hash` fix for pods created before Kruise v1.1 (the short hash of
- * `controller-revision-hash`). Returns the pod it should become (the same object when unchanged).
- */
-export function refreshPod(state: SyncState, pod: Pod): RefreshResult {
-  if (isRefreshNoop(pod)) return { pod };
-  const { changes: _, ...r } = refreshPodWith(state, pod, isInPlaceRefreshNoop(pod));
-  return r;
-}
-
-/** What {@link refreshPod} returns. */
-type RefreshResult = { pod: Pod; delaySeconds?: number; error?: string };
 
 /**
  * Where the lifecycle refresh (§11: core's `refreshPodLifecycle`, the state label, timestamp
@@ -86,15 +66,29 @@ function refreshChanges(memo: CloneSetCache['refreshChanges'], inPlace: PodChang
   return h;
 }
 
+/** What {@link refreshPod} returns: the pod it should become and where it may differ. */
+interface RefreshResult {
+  pod: Pod;
+  delaySeconds?: number;
+  error?: string;
+  /** Where `pod` may differ from the listed pod (absent: anywhere), for the merge patch. */
+  changes?: PodChangeHint;
+}
+
 /**
- * {@link refreshPod} for a pod whose `isRefreshNoop` is known to be false, with its
- * `isInPlaceRefreshNoop` answer given (the Update pass has both in its fact table).
+ * §1.2 step 1 for the pod at list position `i`: the in-place refresh (§10.4), the lifecycle
+ * refresh transition (§11), and the `pod-template-hash` fix for pods created before Kruise
+ * v1.1 (the short hash of `controller-revision-hash`). Returns the pod it should become (the
+ * same object when unchanged). The caller skips pods whose `facts.refreshNoop(i)` holds; a pod
+ * whose `facts.inPlaceRefreshNoop(i)` holds skips the in-place part (its state annotation is not
+ * decoded).
+ *
+ * Example: a pod in lifecycle PreparingNormal without a preNormal hook becomes Normal (a label
+ * and the lifecycle timestamp annotation change).
  */
-function refreshPodWith(
-  state: SyncState,
-  pod: Pod,
-  inPlaceRefreshNoop: boolean,
-): RefreshResult & { changes?: PodChangeHint } {
+function refreshPod(state: SyncState, i: number): RefreshResult {
+  const pod = state.pods[i];
+  const inPlaceRefreshNoop = state.facts.inPlaceRefreshNoop(i);
   const r = inPlaceRefreshNoop
     ? { pod, changed: false }
     : inPlaceRefresh(pod, {
@@ -104,14 +98,13 @@ function refreshPodWith(
         cache: state.cache.inPlace,
       });
   if (r.error !== undefined) return { pod, error: r.error };
-  let p = refreshLifecycle(
-    r.pod,
-    state.cs.spec.lifecycle,
-    state.updateRevision.metadata?.name ?? '',
-    state.gates,
-    state.nowStr,
-    state.cache.inPlace,
-  );
+  let p = refreshLifecycle(r.pod, {
+    lifecycle: state.cs.spec.lifecycle,
+    updateRevision: state.updateRevision.metadata?.name ?? '',
+    featureGates: state.gates,
+    now: state.nowStr,
+    cache: state.cache.inPlace,
+  });
   const labels = p.metadata?.labels ?? {};
   if (!Object.hasOwn(labels, LABEL_POD_TEMPLATE_HASH)) {
     const value = shortHashOf(labels[LABEL_CONTROLLER_REVISION_HASH] ?? '');
@@ -123,15 +116,17 @@ function refreshPodWith(
     : r.changes !== undefined
       ? refreshChanges(state.cache.refreshChanges, r.changes)
       : undefined;
-  const out: { pod: Pod; delaySeconds?: number; changes?: PodChangeHint } = { pod: p };
+  const out: RefreshResult = { pod: p };
   if (r.delaySeconds !== undefined) out.delaySeconds = r.delaySeconds;
   if (changes !== undefined) out.changes = changes;
   return out;
 }
 
 /**
- * The pod with a `pod-template-hash` label added (copies by core's `extend`: a spread gaining a
- * key would give the pod a hidden class of its own). Exported for the change-hint test.
+ * The pod with a `pod-template-hash` label added: `{ ...p, metadata: { ...labels + the label } }`
+ * (core's `extend` is that spread). Example: a pod labelled `controller-revision-hash:
+ * sample-7f6d4` and no template hash gets `pod-template-hash: 7f6d4`. Exported for the
+ * change-hint test.
  */
 export function withTemplateHashLabel(p: Pod, value: string): Pod {
   const labels: Record<string, string> = extend(p.metadata?.labels);
@@ -143,16 +138,16 @@ export function withTemplateHashLabel(p: Pod, value: string): Pod {
  * §9.2 candidates: with `updateNum > 0` the pods not on the update revision, with
  * `updateNum < 0` the pods on it; among them a PreparingDelete pod is never a candidate, an
  * Updated pod always is (even in a grace period), any other only without the in-place grace
- * annotation. Indexes into `pods`, in list order.
+ * annotation. List positions, in list order.
  */
-export function updateCandidates(pods: readonly Pod[], facts: PodFacts, updateNum: number): number[] {
+export function updateCandidates(facts: PodFacts, updateNum: number): number[] {
   const out: number[] = [];
-  for (let i = 0; i < pods.length; i++) {
+  for (let i = 0; i < facts.length; i++) {
     const onUpdate = facts.updated(i);
     if (updateNum > 0 ? onUpdate : !onUpdate) continue;
     const s = facts.state(i);
-    if (s === PreparingDelete) continue;
-    if (s !== Updated && facts.inPlaceGrace(i)) continue; // hasInPlaceUpdateGrace(pod)
+    if (s === LifecycleStates.PreparingDelete) continue;
+    if (s !== LifecycleStates.Updated && facts.inPlaceGrace(i)) continue; // hasInPlaceUpdateGrace(pod)
     out.push(i);
   }
   return out;
@@ -165,14 +160,13 @@ export function updateCandidates(pods: readonly Pod[], facts: PodFacts, updateNu
  */
 export function orderUpdateCandidates(state: SyncState, candidates: readonly number[]): Iterable<number> {
   const us = state.cs.spec.updateStrategy ?? {};
-  const isPreparingUpdate = (i: number) => state.facts.state(i) === PreparingUpdate;
+  const isPreparingUpdate = (i: number) => state.facts.state(i) === LifecycleStates.PreparingUpdate;
   const ps = us.priorityStrategy;
   const hasPriority = !!ps && ((ps.weightPriority?.length ?? 0) > 0 || (ps.orderPriority?.length ?? 0) > 0);
   const hasScatter = !!us.scatterStrategy && us.scatterStrategy.length > 0 && candidates.length >= 2;
   // without priority or scatter the order is produced lazily, bucket by bucket
   if (!hasPriority && !hasScatter) {
-    const bucketOf = (i: number) => state.facts.orderBucket(i);
-    return lazyUpdateOrder(state.pods, candidates, isPreparingUpdate, bucketOf, memoisedKeys(state));
+    return lazyUpdateOrder(state.pods, state.facts, candidates, isPreparingUpdate);
   }
   let order = sortIndexesForUpdate(state.pods, candidates);
   if (hasPriority) order = sortUpdateIndexesByPriority(state.pods, order, ps);
@@ -181,18 +175,6 @@ export function orderUpdateCandidates(state: SyncState, candidates: readonly num
   const rest: number[] = [];
   for (const i of order) (isPreparingUpdate(i) ? first : rest).push(i);
   return first.length === 0 ? order : [...first, ...rest];
-}
-
-/**
- * The active-pods keys of the candidates, kept in the pods' memoised content facts: a pod that
- * stays a candidate over several update waves has its conditions and times read once.
- */
-function memoisedKeys(state: SyncState): (i: number) => ActivePodsKey {
-  const time = memoizedTimeParser(); // each distinct timestamp parsed once
-  return (i) => {
-    const f = state.facts.content(i);
-    return f ? memoisedActivePodsKey(f, state.pods[i], time) : activePodsKey(state.pods[i], time);
-  };
 }
 
 /** The revision a pod is on: the first revision (history order) whose name `hashEquals` it (§9.5). */
@@ -216,8 +198,8 @@ export function updatePod(state: SyncState, pod: Pod, target: ControllerRevision
   const targetName = target.metadata?.name ?? '';
   if (type === 'InPlaceIfPossible' || type === 'InPlaceOnly') {
     const oldRev = oldRevisionOf(pod, state.revisions);
-    const opts = inPlaceUpdateOptions(state);
-    if (canUpdateInPlace(state, oldRev, target, opts)) {
+    const opts = state.inPlaceUpdateOptions;
+    if (canUpdateInPlace(oldRev, target, opts)) {
       const lifecycle = state.cs.spec.lifecycle;
       switch (lifecycleUpdateAction(pod, lifecycle)) {
         case 'PreparingUpdate':
@@ -265,24 +247,33 @@ export function updatePod(state: SyncState, pod: Pod, target: ControllerRevision
 }
 
 /**
- * The options of §10.3's `inPlaceUpdate` (and of the eligibility check, which reads the first
- * three): all depend on the reconcile only, so they are made once per reconcile, not per pod.
+ * The options of §10.3's `inPlaceUpdate` for one reconcile; the eligibility check of §10.1 reads
+ * the same. Besides the gates, the strategy's grace period and `now`, they carry the extra
+ * mutator that sets lifecycle `Updating`, and `updateSpecCache`, the reconcile's UpdateSpecs by
+ * (old revision, target) pair: 2,000 pods moving from one revision to the next share one pair,
+ * so the two revision texts are diffed once.
  */
-function inPlaceUpdateOptions(state: SyncState): InPlaceUpdateOptions {
-  if (state.inPlaceUpdateOptions) return state.inPlaceUpdateOptions;
-  const us = state.cs.spec.updateStrategy ?? {};
-  state.inPlaceUpdateOptions = {
-    featureGates: state.gates,
+export function inPlaceUpdateOptionsFor(options: {
+  cs: CloneSet;
+  gates: FeatureGates;
+  /** `now` as RFC 3339. */
+  now: string;
+  /** The CloneSet cache's in-place part. */
+  cache: InPlaceCache;
+}): InPlaceUpdateOptions {
+  const { cs, gates, now, cache } = options;
+  const us = cs.spec.updateStrategy ?? {};
+  return {
+    featureGates: gates,
     gracePeriodSeconds: us.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0,
     ignoreVolumeClaimTemplatesHashDiff: us.type === 'InPlaceOnly',
-    now: state.nowStr,
+    now,
     revisionAdapter: cloneSetRevisionAdapter,
-    extraMutator: updatingMutator(state),
+    extraMutator: (p) => setPodLifecycleState(p, LifecycleStates.Updating, now, false),
     extraMutatorChanges: UPDATING_MUTATOR_CHANGES,
-    updateSpecCache: specCache(state),
-    cache: state.cache.inPlace,
+    updateSpecCache: new Map(),
+    cache,
   };
-  return state.inPlaceUpdateOptions;
 }
 
 /**
@@ -293,29 +284,13 @@ const UPDATING_MUTATOR_CHANGES: PodChangeHint = Object.freeze({
   metadata: Object.freeze({ labels: true, annotations: true }),
 });
 
-/** §10.3's extra mutator (lifecycle state `Updating` at `now`), made once per reconcile. */
-function updatingMutator(state: SyncState): (pod: Pod) => Pod {
-  state.updatingMutator ??= (p) => setPodLifecycleState(p, Updating, state.nowStr, false);
-  return state.updatingMutator;
-}
-
-/** The reconcile's UpdateSpec memo (created on first use; dropped with the state). */
-function specCache(state: SyncState): NonNullable<SyncState['inPlaceCache']> {
-  state.inPlaceCache ??= new Map();
-  return state.inPlaceCache;
-}
-
-/**
- * §10.1 `CanUpdateInPlace`, computed once per (old revision, target) pair in a reconcile; the
- * spec is kept in the same memo `inPlaceUpdate` reads, so the revision texts are diffed once.
- */
+/** §10.1 `CanUpdateInPlace`, from the reconcile's UpdateSpec of the (old revision, target) pair. */
 function canUpdateInPlace(
-  state: SyncState,
   oldRev: ControllerRevision | undefined,
   target: ControllerRevision,
-  opts: CalculateInPlaceUpdateSpecOptions,
+  opts: InPlaceUpdateOptions,
 ): boolean {
-  return cachedInPlaceUpdateSpec(specCache(state), oldRev, target, opts) !== undefined;
+  return cachedInPlaceUpdateSpec(opts.updateSpecCache, oldRev, target, opts) !== undefined;
 }
 
 function pushPatch(state: SyncState, prev: Pod, next: Pod, reason: string, changes?: PodChangeHint): void {
@@ -332,11 +307,10 @@ export function updateCloneSet(state: SyncState): UpdateResult {
   let patched = false;
   for (let i = 0; i < state.pods.length; i++) {
     if (state.facts.refreshNoop(i)) continue;
-    const pod = state.pods[i];
-    const r = refreshPodWith(state, pod, state.facts.inPlaceRefreshNoop(i));
+    const r = refreshPod(state, i);
     if (r.error !== undefined) return { error: r.error };
     if (r.delaySeconds !== undefined) requeue(state, r.delaySeconds);
-    const action = podPatchAction(pod, r.pod, Reasons.LifecycleTransition, r.changes);
+    const action = podPatchAction(state.pods[i], r.pod, Reasons.LifecycleTransition, r.changes);
     if (action) {
       state.actions.push(action);
       patched = true;
@@ -344,24 +318,18 @@ export function updateCloneSet(state: SyncState): UpdateResult {
   }
   if (patched) return {};
   if (state.cs.spec.updateStrategy?.paused) return {};
-  const diffs = diffsFor(state, false);
+  const diffs = diffsFor(state, (i) => state.facts.updated(i));
   if (diffs.updateNum === 0) return {};
   const toUpdate = diffs.updateNum > 0;
   const target = toUpdate ? state.updateRevision : state.currentRevision;
   // lazy: the limiter starts this sequence only when its budget allows an update at all
-  const ordered = lazily(() =>
-    orderUpdateCandidates(state, updateCandidates(state.pods, state.facts, diffs.updateNum)),
-  );
-  const accepted = limitUpdateIndexes(
+  const ordered = lazily(() => orderUpdateCandidates(state, updateCandidates(state.facts, diffs.updateNum)));
+  const accepted = limitUpdateIndexes({
     diffs,
-    ordered,
-    state.pods,
-    target.metadata?.name ?? '',
-    state.cs.spec.minReadySeconds ?? 0,
-    state.nowMs,
-    (i) => state.facts.available(i),
-    toUpdate ? (i) => state.facts.updated(i) : undefined,
-  );
+    candidates: ordered,
+    facts: state.facts,
+    targetRevision: target.metadata?.name ?? '',
+  });
   for (const idx of accepted) {
     const r = updatePod(state, state.pods[idx], target);
     if (r.error !== undefined) return r;

@@ -3,7 +3,8 @@
 // `burstReplicas` pods (default 500) are created or deleted per reconcile, and a reconcile that
 // stopped there asks to run again at once (`requeueAfterSeconds: 0`). OpenKruise's own limits
 // (scaleStrategy.maxUnavailable, deleteReadyLimit) still apply below the burst.
-import { type Action, DEFAULT_BURST_REPLICAS, deepFreeze } from '@kruise-ts/core';
+import { type Action, DEFAULT_BURST_REPLICAS } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reconcileCloneSet } from '../src/reconcile';

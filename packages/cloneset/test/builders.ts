@@ -1,7 +1,8 @@
 // Builders for reconcile-level tests: a CloneSet with a uid, the revisions its templates
 // produce, and pods owned by it in a chosen state.
 import { type CloneSet, setDefaultsCloneSet } from '@kruise-ts/api';
-import { type Action, deepFreeze } from '@kruise-ts/core';
+import type { Action } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { PersistentVolumeClaim, Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { reconcileCloneSet } from '../src/reconcile';

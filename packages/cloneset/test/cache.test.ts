@@ -4,7 +4,7 @@
 // kubelet left unchanged keep their object identity, as a store or an informer hands them out,
 // so the cache's listings are really reused.
 import { type KubeObject, setDefaultsCloneSet } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createCloneSetCache } from '../src/cache';
 import { reconcileCloneSet } from '../src/reconcile';

@@ -3,12 +3,13 @@
 // recover pods and a hook owner play the lifecycle hooks, and repeats until nothing changes.
 // Every reconcile is checked against an independent reading of the spec's budgets (oracle.ts).
 import { type CloneSet, setDefaultsCloneSet } from '@kruise-ts/api';
-import { type Action, deepFreeze } from '@kruise-ts/core';
+import type { Action } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import fc from 'fast-check';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { reconcileCloneSet } from '../src/reconcile';
-import { validateCloneSet } from '../src/validate';
+import { validateCloneSet } from '../src/validation';
 import { available, budgets, isActive, onRevision, partitionOf, specified, stateOf } from './oracle';
 import { HOOKS, sampleCloneSet, World } from './world';
 

@@ -1,10 +1,12 @@
 // calculateDiffs (docs/reference/cloneset.md §5, §6): upstream cases, the worked examples §6.1–§6.3
 // and one test per rule D1–D10.
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
+import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { calculateDiffs } from '../src/diffs';
+import { calculateDiffs, classifyPods, surgeRule } from '../src/diffs';
 import { resolveParams, resolvePartition } from '../src/params';
 import { hashEquals, scaleIsPodUpdate } from '../src/predicates';
+import { makePod } from './builders';
 import { type CompactPod, cloneSetFrom, compactPod, loadCases } from './fixtures';
 
 const upstream = loadCases('calculate_diffs.json');
@@ -266,5 +268,68 @@ describe('§6 rules', () => {
     const pu = compactPod({ name: 'x', revision: 'old', lifecycleState: 'PreparingUpdate', ready: true });
     expect(scaleIsPodUpdate({ PreparingUpdateAsUpdate: true })(pu, 'new')).toBe(true);
     expect(scaleIsPodUpdate({ PreparingUpdateAsUpdate: false })(pu, 'new')).toBe(false);
+  });
+});
+
+describe('rule D2 and D5 as named helpers', () => {
+  const NOW = Date.parse('2024-01-01T00:01:00Z');
+  const pods = deepFreeze([
+    makePod('sample-a', { revision: 'sample-new' }),
+    makePod('sample-b', { revision: 'sample-new', state: 'PreparingDelete' }),
+    makePod('sample-c', { revision: 'sample-new', ready: false }),
+    makePod('sample-d', { revision: 'sample-old', labels: { 'apps.kruise.io/specified-delete': 'true' } }),
+    makePod('sample-e', {
+      revision: 'sample-old',
+      ready: false,
+      labels: { 'apps.kruise.io/specified-delete': '' },
+    }),
+    makePod('sample-f', { revision: 'sample-old', readySince: '2024-01-01T00:00:40Z' }),
+  ]);
+  const isNew = (p: Pod) => hashEquals(p, 'sample-new');
+  const labelled = (p: Pod) => Object.hasOwn(p.metadata?.labels ?? {}, 'apps.kruise.io/specified-delete');
+
+  it('classifyPods: a PreparingDelete pod is preDeleting only; toDelete wins over unavailable', () => {
+    expect(classifyPods(pods, isNew, labelled, 0, NOW)).toEqual({
+      newCount: 3,
+      newActive: 2,
+      newPreDel: 1,
+      newToDelete: 0,
+      newUnavail: 1,
+      oldCount: 3,
+      oldActive: 3,
+      oldPreDel: 0,
+      oldToDelete: 2,
+      oldUnavail: 0,
+    });
+  });
+
+  it('classifyPods: minReadySeconds makes a pod Ready for 20 s unavailable; the predicates are the caller`s', () => {
+    const c = classifyPods(
+      pods,
+      (p) => !isNew(p),
+      () => false,
+      30,
+      NOW,
+    );
+    expect(c).toMatchObject({ newCount: 3, newActive: 3, newUnavail: 2, oldPreDel: 1, oldUnavail: 1 });
+  });
+
+  it('surgeRule: §6.1 step 1 (opposite update diffs) and specified deletes beyond the budget', () => {
+    const base = { maxSurge: 1, maxUnavailable: 1, totalUnavailable: 0, newToDelete: 0, oldToDelete: 0 };
+    expect(surgeRule({ ...base, updateOldDiff: 2, updateNewDiff: -2 })).toEqual({
+      useSurge: 1,
+      useSurgeOldRevision: 0,
+    });
+    // two old pods to delete with one unavailable already: scaleSurge = min(1 + 2 - 1, 2) = 2, all old
+    expect(
+      surgeRule({
+        ...base,
+        maxSurge: 3,
+        totalUnavailable: 1,
+        oldToDelete: 2,
+        updateOldDiff: 0,
+        updateNewDiff: 0,
+      }),
+    ).toEqual({ useSurge: 2, useSurgeOldRevision: 2 });
   });
 });

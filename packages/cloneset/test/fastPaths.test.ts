@@ -1,10 +1,12 @@
 // Reconcile fast paths that must not change an answer: the listing class kept per pod in the
 // listing cache is keyed by the CloneSet it was computed for (§1 steps 4 and 7), and the update limiter does not
 // start building the ordered candidates when its budget allows no update (§9.4).
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
+import { computePodFacts } from '../src/facts';
 import { limitUpdateIndexes } from '../src/limiter';
-import { createListingCache, listPods } from '../src/ownership';
+import { createListingCache } from '../src/listingCache';
+import { listPods } from '../src/ownership';
 import { makeCloneSet, makePod, UID } from './builders';
 
 const names = (pods: readonly { metadata?: { name?: string } }[]) => pods.map((p) => p.metadata?.name);
@@ -93,19 +95,25 @@ describe('§9.4 limiter: the candidate sequence is started only when an update i
     }
     return { seen, seq: gen() };
   };
-  const available = (i: number) => i !== 0;
+  const facts = computePodFacts(pods, {
+    updateRevision: 'sample-new',
+    podsToDelete: new Set(),
+    minReadySeconds: 0,
+    nowMs: 0,
+  });
+  it('the table: only the first pod is unavailable, and it is on the target', () => {
+    expect(pods.map((_, i) => facts.available(i))).toEqual([false, true, true]);
+    expect(pods.map((_, i) => facts.updated(i))).toEqual([true, false, false]);
+  });
 
   it('budget used up by unavailable pods on the target: nothing accepted, sequence untouched', () => {
     const { seen, seq } = tracked([1, 2]);
-    const out = limitUpdateIndexes(
-      { updateNum: 2, updateMaxUnavailable: 1 },
-      seq,
-      pods,
-      'sample-new',
-      0,
-      0,
-      available,
-    );
+    const out = limitUpdateIndexes({
+      diffs: { updateNum: 2, updateMaxUnavailable: 1 },
+      candidates: seq,
+      facts,
+      targetRevision: 'sample-new',
+    });
     expect(out).toEqual([]);
     expect(seen.started).toBe(false);
   });
@@ -113,23 +121,24 @@ describe('§9.4 limiter: the candidate sequence is started only when an update i
   it('updateNum 0: nothing accepted, sequence untouched', () => {
     const { seen, seq } = tracked([1, 2]);
     expect(
-      limitUpdateIndexes({ updateNum: 0, updateMaxUnavailable: 3 }, seq, pods, 'sample-new', 0, 0),
+      limitUpdateIndexes({
+        diffs: { updateNum: 0, updateMaxUnavailable: 3 },
+        candidates: seq,
+        facts,
+        targetRevision: 'sample-new',
+      }),
     ).toEqual([]);
     expect(seen.started).toBe(false);
   });
 
   it('budget 3, one unavailable pod on the target: two candidates accepted, read in order', () => {
     const { seen, seq } = tracked([2, 1]);
-    const out = limitUpdateIndexes(
-      { updateNum: 2, updateMaxUnavailable: 3 },
-      seq,
-      pods,
-      'sample-new',
-      0,
-      0,
-      available,
-      (i) => i === 0,
-    );
+    const out = limitUpdateIndexes({
+      diffs: { updateNum: 2, updateMaxUnavailable: 3 },
+      candidates: seq,
+      facts,
+      targetRevision: 'sample-new',
+    });
     expect(out).toEqual([2, 1]);
     expect(seen.started).toBe(true);
   });

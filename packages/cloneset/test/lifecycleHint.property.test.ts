@@ -7,13 +7,13 @@
 // hint is only slower, never wrong.)
 import type { Lifecycle, LifecycleHook } from '@kruise-ts/api';
 import {
-  deepFreeze,
   defaultFeatureGates,
   diffPodForPatch,
   diffPodForPatchHinted,
   encodeNotReadyMessages,
   PRE_UPDATE_HOOK_MESSAGE,
 } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import fc from 'fast-check';
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
@@ -83,7 +83,12 @@ describe('CloneSet lifecycle refresh: its change hint covers every change it mak
     const reached = { conditions: 0, finalizers: 0 };
     fc.assert(
       fc.property(pod, lifecycle, (p, lc) => {
-        let refreshed = refreshLifecycle(p, lc, REVISION, defaultFeatureGates, NOW);
+        let refreshed = refreshLifecycle(p, {
+          lifecycle: lc,
+          updateRevision: REVISION,
+          featureGates: defaultFeatureGates,
+          now: NOW,
+        });
         if (!Object.hasOwn(refreshed.metadata?.labels ?? {}, 'pod-template-hash'))
           refreshed = withTemplateHashLabel(refreshed, 'x1');
         const full = diffPodForPatch(p, refreshed);
@@ -102,7 +107,12 @@ describe('CloneSet lifecycle refresh: its change hint covers every change it mak
   it('the generator reaches refreshes that change the pod', () => {
     // a PreparingNormal pod with no preNormal hook goes Normal: labels and annotations change
     const p = deepFreeze(makePod('sample-a', { revision: REVISION, state: 'PreparingNormal' }));
-    const refreshed = refreshLifecycle(p, undefined, REVISION, defaultFeatureGates, NOW);
+    const refreshed = refreshLifecycle(p, {
+      lifecycle: undefined,
+      updateRevision: REVISION,
+      featureGates: defaultFeatureGates,
+      now: NOW,
+    });
     expect(refreshed).not.toBe(p);
     expect(diffPodForPatchHinted(p, refreshed, LIFECYCLE_REFRESH_CHANGES)).toEqual(
       diffPodForPatch(p, refreshed),

@@ -2,11 +2,12 @@
 // for the very same pod objects, whatever happened to the list in between (pods changed in runs,
 // created, deleted, reordered), and an unchanged pod keeps its facts even after a run of changed
 // pods longer than the look-ahead (the update-wave case: the first 2,000 of 10k pods changed).
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import fc from 'fast-check';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { createListingCache, listPods } from '../src/ownership';
+import { createListingCache } from '../src/listingCache';
+import { listPods } from '../src/ownership';
 import { readPodContentFacts } from '../src/podContent';
 import { makeCloneSet, makePod } from './builders';
 

@@ -4,7 +4,12 @@ import { compareActivePods } from '@kruise-ts/core';
 import fc from 'fast-check';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
+import { computePodFacts } from '../src/facts';
 import { lazyUpdateOrder, sortIndexesForUpdate } from '../src/order';
+
+/** The fact table lazyUpdateOrder reads the buckets and keys from. */
+const factsOf = (pods: readonly Pod[]) =>
+  computePodFacts(pods, { updateRevision: '', podsToDelete: new Set(), minReadySeconds: 0, nowMs: 0 });
 
 const time = fc.constantFrom(undefined, '2024-01-01T00:00:00Z', '2024-02-01T00:00:00Z', 'bad');
 const pod: fc.Arbitrary<Pod> = fc
@@ -36,7 +41,7 @@ describe('§9.3 lazy update order', () => {
         const first = (i: number) => firstFn(i);
         const sorted = [...indexes].sort((i, j) => compareActivePods(pods[i]!, pods[j]!));
         const expected = [...sorted.filter(first), ...sorted.filter((i) => !first(i))];
-        expect([...lazyUpdateOrder(pods, indexes, first)]).toEqual(expected);
+        expect([...lazyUpdateOrder(pods, factsOf(pods), indexes, first)]).toEqual(expected);
         expect(sortIndexesForUpdate(pods, indexes)).toEqual(sorted);
       }),
     );
@@ -46,10 +51,11 @@ describe('§9.3 lazy update order', () => {
     fc.assert(
       fc.property(fc.array(pod, { minLength: 1, maxLength: 60 }), fc.nat(), (pods, k) => {
         const indexes = pods.map((_, i) => i);
-        const full = [...lazyUpdateOrder(pods, indexes, () => false)];
+        const facts = factsOf(pods);
+        const full = [...lazyUpdateOrder(pods, facts, indexes, () => false)];
         const taken: number[] = [];
         const stop = k % pods.length;
-        for (const i of lazyUpdateOrder(pods, indexes, () => false)) {
+        for (const i of lazyUpdateOrder(pods, facts, indexes, () => false)) {
           if (taken.length === stop) break;
           taken.push(i);
         }

@@ -1,16 +1,27 @@
 // The fact table and the per-pod content facts (src/podContent.ts) against the §4 predicates read
-// straight from the pods: the same answers on first sight of a pod, from facts read before,
-// for new objects with the same content, and for a specified-delete predicate the table does
-// not know (it must call it).
+// straight from the pods: the same answers on first sight of a pod, from facts read before, and
+// for new objects with the same content.
 import { CONDITION_INPLACE_UPDATE_READY } from '@kruise-ts/api';
-import { activePodsKey, deepFreeze, hasInPlaceUpdateGrace, memoizedTimeParser } from '@kruise-ts/core';
+import { activePodsKey, compareActivePods, hasInPlaceUpdateGrace, memoizedTimeParser } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import fc from 'fast-check';
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { computePodFacts, isInPlaceRefreshNoop, isRefreshNoop, type PodFacts } from '../src/facts';
+import { computePodFacts, type PodFacts } from '../src/facts';
 import { lazyUpdateOrder } from '../src/order';
-import { memoisedActivePodsKey, readPodContentFacts } from '../src/podContent';
-import { hashEquals, isCloneSetPodAvailable, specifiedDeleteChecker, updateReady } from '../src/predicates';
+import {
+  isInPlaceRefreshNoopWith,
+  isRefreshNoopState,
+  memoisedActivePodsKey,
+  readPodContentFacts,
+} from '../src/podContent';
+import {
+  hashEquals,
+  isCloneSetPodAvailable,
+  isCloneSetPodReady,
+  specifiedDeleteChecker,
+  updateReady,
+} from '../src/predicates';
 import { makeCloneSet } from './builders';
 
 const T0 = '2024-01-01T00:00:00Z';
@@ -89,10 +100,24 @@ const pod: fc.Arbitrary<Pod> = fc
     };
   });
 
+/** The in-place refresh no-op test with the pod's first `InPlaceUpdateReady` condition found here. */
+function isInPlaceRefreshNoop(p: Pod): boolean {
+  const ipu = p.status?.conditions?.find((c) => c.type === CONDITION_INPLACE_UPDATE_READY);
+  return isInPlaceRefreshNoopWith(p, ipu);
+}
+
+/** The whole refresh no-op test: the in-place part and the label part. */
+function isRefreshNoop(p: Pod): boolean {
+  const labels = p.metadata?.labels;
+  const state = (labels?.['lifecycle.apps.kruise.io/state'] ?? '') as never;
+  return isInPlaceRefreshNoop(p) && isRefreshNoopState(labels, state);
+}
+
 /** The facts read straight from a pod with the §4 predicates. */
 function expectedFacts(p: Pod, isSpecifiedDelete: (pod: Pod) => boolean, minReadySeconds: number) {
   const firstReady = p.status?.conditions?.find((c) => c.type === 'Ready');
   return {
+    ready: isCloneSetPodReady(p),
     state: p.metadata?.labels?.['lifecycle.apps.kruise.io/state'] ?? '',
     updated: hashEquals(p, REVISION),
     specified: isSpecifiedDelete(p),
@@ -111,6 +136,7 @@ function expectedFacts(p: Pod, isSpecifiedDelete: (pod: Pod) => boolean, minRead
 
 function tableRow(f: PodFacts, i: number) {
   return {
+    ready: f.ready(i),
     state: f.state(i),
     updated: f.updated(i),
     specified: f.specified(i),
@@ -127,7 +153,7 @@ const minReady = fc.constantFrom(0, 5, 30);
 const podsToDelete = fc.subarray(['p-0', 'p-2']);
 
 describe('computePodFacts from the per-pod content facts equals the §4 predicates', () => {
-  it('on first sight, again, for new objects with the same content, and through an unknown predicate', () => {
+  it('on first sight, again, for new objects with the same content, and from content read before', () => {
     fc.assert(
       fc.property(fc.array(pod, { maxLength: 8 }), minReady, podsToDelete, (pods0, min, names) => {
         const pods = deepFreeze(pods0);
@@ -135,14 +161,18 @@ describe('computePodFacts from the per-pod content facts equals the §4 predicat
         const checker = specifiedDeleteChecker(cs);
         const expected = pods.map((p) => expectedFacts(p, checker, min));
         const rows = (f: PodFacts) => pods.map((_, i) => tableRow(f, i));
-        expect(rows(computePodFacts(pods, REVISION, checker, min, NOW_MS))).toEqual(expected); // first sight
-        expect(rows(computePodFacts(pods, REVISION, checker, min, NOW_MS))).toEqual(expected); // again
+        const options = {
+          updateRevision: REVISION,
+          podsToDelete: new Set(names),
+          minReadySeconds: min,
+          nowMs: NOW_MS,
+        };
+        expect(rows(computePodFacts(pods, options))).toEqual(expected); // first sight
+        expect(rows(computePodFacts(pods, options))).toEqual(expected); // again
         const copies = pods.map((p) => ({ ...p }));
-        expect(rows(computePodFacts(copies, REVISION, checker, min, NOW_MS))).toEqual(expected);
+        expect(rows(computePodFacts(copies, options))).toEqual(expected);
         const contents = pods.map(readPodContentFacts);
-        expect(rows(computePodFacts(pods, REVISION, checker, min, NOW_MS, contents))).toEqual(expected);
-        const unknown = (p: Pod) => checker(p); // not made by specifiedDeleteChecker: called per pod
-        expect(rows(computePodFacts(pods, REVISION, unknown, min, NOW_MS))).toEqual(expected);
+        expect(rows(computePodFacts(pods, { ...options, contents }))).toEqual(expected);
       }),
     );
   });
@@ -159,22 +189,22 @@ describe('computePodFacts from the per-pod content facts equals the §4 predicat
     );
   });
 
-  it('the update order from the fact table (buckets, memoised keys) is the order read from the pods', () => {
+  it('the update order from the fact table (buckets, memoised keys) is the stable sort of the pods', () => {
     fc.assert(
       fc.property(fc.array(pod, { maxLength: 30 }), fc.func(fc.boolean()), (pods0, firstFn) => {
         const pods = deepFreeze(pods0);
-        const facts = computePodFacts(pods, REVISION, () => false, 0, NOW_MS);
+        const facts = computePodFacts(pods, {
+          updateRevision: REVISION,
+          podsToDelete: new Set(),
+          minReadySeconds: 0,
+          nowMs: NOW_MS,
+        });
         const indexes = pods.map((_, i) => i);
         const first = (i: number) => firstFn(i);
-        const time = memoizedTimeParser();
-        const fromFacts = lazyUpdateOrder(
-          pods,
-          indexes,
-          first,
-          (i) => facts.orderBucket(i),
-          (i) => memoisedActivePodsKey(facts.content(i)!, pods[i], time),
-        );
-        expect([...fromFacts]).toEqual([...lazyUpdateOrder(pods, indexes, first)]);
+        const sorted = [...indexes].sort((i, j) => compareActivePods(pods[i], pods[j]));
+        const expected = [...sorted.filter(first), ...sorted.filter((i) => !first(i))];
+        expect([...lazyUpdateOrder(pods, facts, indexes, first)]).toEqual(expected);
+        expect([...lazyUpdateOrder(pods, facts, indexes, first)]).toEqual(expected); // keys kept in the facts
       }),
     );
   });

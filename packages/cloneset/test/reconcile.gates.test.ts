@@ -1,6 +1,7 @@
 // reconcileCloneSet: lifecycle hooks around an in-place update (docs/reference/cloneset.md §11) and the
 // feature gates of §15.
-import { deepFreeze, defaultFeatureGates } from '@kruise-ts/core';
+import { defaultFeatureGates } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { reconcileCloneSet } from '../src/reconcile';
 import { actionsOf, compact, makeCloneSet, makePod, NOW, revisionOf, rollout, withImage } from './builders';

@@ -1,5 +1,5 @@
 // reconcileCloneSet, scale up (docs/reference/cloneset.md §7).
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { reconcileCloneSet } from '../src/reconcile';

@@ -1,7 +1,7 @@
 // reconcileCloneSet: revisions (docs/reference/cloneset.md §12), status and its write rule (§13),
 // and the requeue time (§1 step 16).
 import { setDefaultsCloneSet } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import { describe, expect, it } from 'vitest';
 import { reconcileCloneSet } from '../src/reconcile';

@@ -1,5 +1,5 @@
 // reconcileCloneSet, Update side (docs/reference/cloneset.md §1.2, §6.1, §9, §10).
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { reconcileCloneSet } from '../src/reconcile';
 import { actionsOf, compact, makeCloneSet, makePod, NOW, revisionOf, rollout } from './builders';

@@ -13,9 +13,10 @@ import type { PersistentVolumeClaim, Pod, PodTemplateSpec } from 'kubernetes-typ
 import { createCloneSetCache } from '../src/cache';
 import { computePodFacts } from '../src/facts';
 import { resolveParams } from '../src/params';
-import { scalingExcludesPreparingDelete, specifiedDeleteChecker } from '../src/predicates';
+import { podsToDeleteOf, scalingExcludesPreparingDelete } from '../src/predicates';
 import { cloneSetRef } from '../src/reconcile';
 import type { SyncState } from '../src/sync';
+import { inPlaceUpdateOptionsFor } from '../src/update';
 
 /** A ControllerRevision with the given name and (optional) pod spec as its template. */
 export function revision(name: string, podSpec?: unknown, revisionNumber = 1): ControllerRevision {
@@ -46,21 +47,20 @@ export function makeState(opts: {
   const gates = resolveFeatureGates(opts.featureGates);
   const tpl = (r: ControllerRevision): PodTemplateSpec =>
     ((r as any).data?.spec?.template as PodTemplateSpec | undefined) ?? cs.spec.template;
-  const isSpecifiedDelete = specifiedDeleteChecker(cs);
   const nowMs = Date.parse(opts.now);
+  const cache = createCloneSetCache();
   const podNames = new Set(opts.pods.map((p) => p.metadata?.name ?? ''));
   const pvcNames = new Set((opts.pvcs ?? []).map((p) => p.metadata?.name ?? ''));
   return {
     cs,
     csRef: cloneSetRef(cs),
     pods: opts.pods,
-    facts: computePodFacts(
-      opts.pods,
-      opts.updateRevision.metadata!.name!,
-      isSpecifiedDelete,
-      cs.spec.minReadySeconds ?? 0,
+    facts: computePodFacts(opts.pods, {
+      updateRevision: opts.updateRevision.metadata!.name!,
+      podsToDelete: podsToDeleteOf(cs),
+      minReadySeconds: cs.spec.minReadySeconds ?? 0,
       nowMs,
-    ),
+    }),
     pvcs: opts.pvcs ?? [],
     usedPodNames: () => podNames,
     usedPvcNames: () => pvcNames,
@@ -73,13 +73,18 @@ export function makeState(opts: {
     gates,
     params: resolveParams(cs),
     excludePreparingDelete: scalingExcludesPreparingDelete(cs, false),
-    isSpecifiedDelete,
     nowMs,
     nowStr: toRFC3339(opts.now),
     seed: opts.seed ?? 0,
     burst: new Burst(DEFAULT_BURST_REPLICAS),
-    cache: createCloneSetCache(),
+    cache,
     actions: [],
     conditions: [],
+    inPlaceUpdateOptions: inPlaceUpdateOptionsFor({
+      cs,
+      gates,
+      now: toRFC3339(opts.now),
+      cache: cache.inPlace,
+    }),
   };
 }

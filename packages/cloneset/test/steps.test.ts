@@ -2,12 +2,9 @@
 // (update_pod_mutations.json), run on the step functions the reconcile uses.
 
 import type { KubeObject } from '@kruise-ts/api';
-import {
-  applyActions,
-  decodeInPlaceUpdateGrace,
-  decodeInPlaceUpdateState,
-  deepFreeze,
-} from '@kruise-ts/core';
+import { decodeInPlaceUpdateGrace, decodeInPlaceUpdateState } from '@kruise-ts/core';
+import { applyActions } from '@kruise-ts/core/apply';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { cleanupPVCs } from '../src/ownership';

@@ -4,15 +4,16 @@
 import {
   compareForScaleIn,
   comparePriority,
-  deepFreeze,
   getScatterTerms,
   kruiseScaledValueFromIntOrPercent,
   sortUpdateIndexesByScatter,
   spreadConstraintRanks,
 } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { calculateDiffs } from '../src/diffs';
+import { computePodFacts } from '../src/facts';
 import { limitUpdateIndexes } from '../src/limiter';
 import { resolvePartition } from '../src/params';
 import { hashEquals, scaleIsPodUpdate } from '../src/predicates';
@@ -79,7 +80,13 @@ describe('upstream update_count.json (§6 + §9.4 limiter)', () => {
         .filter((i: number) => !c.oldRevisionIndexes.includes(i));
       target = c.currentRevision;
     }
-    const result = limitUpdateIndexes(diffs, candidates, pods, target, 0, 0);
+    const facts = computePodFacts(pods, {
+      updateRevision: target,
+      podsToDelete: new Set(),
+      minReadySeconds: 0,
+      nowMs: 0,
+    });
+    const result = limitUpdateIndexes({ diffs, candidates, facts, targetRevision: target });
     expect(result.length).toBe(c.expected.updatableCount);
     if (c.derivedNotAsserted) {
       expect({ updateNum: diffs.updateNum, updateMaxUnavailable: diffs.updateMaxUnavailable }).toEqual(

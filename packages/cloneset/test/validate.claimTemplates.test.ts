@@ -1,11 +1,12 @@
 // A CloneSet whose container mounts a volume that only a volumeClaimTemplates entry provides
 // (docs/reference/cloneset.md §2.2, §7.2): valid, and its pods get the claim as that volume.
 import { setDefaultsCloneSet } from '@kruise-ts/api';
-import { deepFreeze, formatFieldError } from '@kruise-ts/core';
+import { formatFieldError } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { reconcileCloneSet } from '../src/reconcile';
-import { validateCloneSet } from '../src/validate';
+import { validateCloneSet } from '../src/validation';
 import { makeCloneSet, NOW } from './builders';
 
 const claim = {

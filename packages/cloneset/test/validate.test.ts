@@ -1,11 +1,11 @@
 // validateCloneSet (docs/reference/cloneset.md §2.2): one test per webhook rule, plus the reconcile's
 // behaviour on an invalid CloneSet.
 import { setDefaultsCloneSet } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { reconcileCloneSet } from '../src/reconcile';
-import { validateCloneSet } from '../src/validate';
+import { validateCloneSet } from '../src/validation';
 import { cloneSetFrom, compactPod } from './fixtures';
 
 const cs = (spec: Record<string, any> = {}) =>

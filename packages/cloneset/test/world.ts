@@ -3,7 +3,8 @@
 // image changes, recomputes Ready from readiness gates, and crashes/recovers pods on a
 // seeded schedule (those failures are the world's doing, not the controller's).
 import type { CloneSet, CloneSetStatus, KubeObject } from '@kruise-ts/api';
-import { type Action, applyActions, createRng, type ReconcileResult, type Rng } from '@kruise-ts/core';
+import { type Action, createRng, type ReconcileResult, type Rng } from '@kruise-ts/core';
+import { applyActions } from '@kruise-ts/core/apply';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { PersistentVolumeClaim, Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { reconcileCloneSet } from '../src/reconcile';
