@@ -101,7 +101,8 @@ function safeSelectorString(set: StatefulSet): string {
  */
 export function updateStatefulSet(input: UpdateStatefulSetInput): UpdateStatefulSetResult {
   const set = input.set;
-  const gates = resolveFeatureGates(input.featureGates);
+  // resolved and frozen once: every per-pod call of the round reads this object
+  const gates = freezeFeatureGates(resolveFeatureGates(input.featureGates));
   const nowDate = parseTime(input.now);
   const nowMs = nowDate?.getTime() ?? 0;
   const nowStr = nowDate ? toRFC3339(nowDate) : '';
@@ -132,10 +133,8 @@ export function updateStatefulSet(input: UpdateStatefulSetInput): UpdateStateful
     ownedClaims: countOwnedClaims(claims.values()),
     claimTemplates: (set.spec.volumeClaimTemplates ?? []).map((t) => t.metadata?.name ?? ''),
     claimRefs: { inRange: desiredClaimRefs(set, true), condemned: desiredClaimRefs(set, false) },
-    completed: new Map(),
-    coreGates: freezeFeatureGates(gates),
     inPlaceCache: createInPlaceCache(),
-    inPlaceCompatible: new Map(),
+    updateSpecs: new Map(),
     isNew: () => false,
     working: new Map(),
     deleted: new Set(),
@@ -144,14 +143,21 @@ export function updateStatefulSet(input: UpdateStatefulSetInput): UpdateStateful
     conditions: [],
     expectations: { ...(input.expectations ?? {}) },
   };
-  // step 1
-  const base: StatefulSetStatus = {
-    observedGeneration: set.metadata.generation ?? 0,
-    ...computeReplicaCounts(input.pods, currentName, updateName, m, nowMs),
-    currentRevision: currentName,
-    updateRevision: updateName,
-    collisionCount: input.collisionCount ?? set.status?.collisionCount ?? 0,
-    labelSelector: safeSelectorString(set),
+  // step 1: the status skeleton; `statusOf` puts a count (§13.1) and the claims (§13.2) in it
+  const labelSelector = safeSelectorString(set);
+  const collisionCount = input.collisionCount ?? set.status?.collisionCount ?? 0;
+  const statusOf = (pods: Iterable<Pod>): StatefulSetStatus => {
+    const status: StatefulSetStatus = {
+      observedGeneration: set.metadata.generation ?? 0,
+      ...computeReplicaCounts(pods, currentName, updateName, m, nowMs),
+      currentRevision: currentName,
+      updateRevision: updateName,
+      collisionCount,
+      labelSelector,
+    };
+    // §13.2 volumeClaims: one entry per claim template (omitted without templates, as Go's omitempty)
+    const vc = volumeClaimStatusOfRange(set, state.range, state.claims);
+    return vc.length > 0 ? { ...status, volumeClaims: vc } : status;
   };
   // step 2: light stand-ins (name, template labels, revision label) for as many missing ordinals
   // as the round may create, plus one to see that more remain; the full pod object is only built
@@ -161,10 +167,12 @@ export function updateStatefulSet(input: UpdateStatefulSetInput): UpdateStateful
   const newPods = new Set<Pod>();
   for (const s of slots) if (s.isNew) newPods.add(s.pod);
   state.isNew = (p: Pod) => newPods.has(p);
+  const slotPods = slots.map((s) => s.pod);
+  for (const p of condemned) slotPods.push(p);
   // step 3: the lowest missing ordinal always has a stand-in, so the counted ones never come first
   let firstUnhealthy: string | undefined;
   let firstUnhealthyOrdinal = Number.POSITIVE_INFINITY;
-  for (const p of [...slots.map((s) => s.pod), ...condemned]) {
+  for (const p of slotPods) {
     if (isHealthy(p)) continue;
     const o = ordinalOf(p.metadata?.name);
     if (o < firstUnhealthyOrdinal) {
@@ -187,31 +195,20 @@ export function updateStatefulSet(input: UpdateStatefulSetInput): UpdateStateful
     if (error !== undefined) out.error = error;
     return out;
   };
-  // §13.2 volumeClaims: one entry per claim template (omitted without templates, as Go's omitempty).
-  const withClaims = (status: StatefulSetStatus): StatefulSetStatus => {
-    const vc = volumeClaimStatusOfRange(set, state.range, state.claims);
-    return vc.length > 0 ? { ...status, volumeClaims: vc } : status;
-  };
-  // Stand-ins are not created pods: the counts read the observed ones (§13.1).
-  const recount = (): StatefulSetStatus =>
-    withClaims({
-      ...base,
-      ...computeReplicaCounts([...slots.map((s) => s.pod), ...condemned], currentName, updateName, m, nowMs),
-    });
   // §16: requeue when an observed pod will become available by time alone (minReadySeconds).
   if (m > 0) for (const p of input.pods) requeue(state, runningAndAvailable(p, m, nowMs).waitSeconds);
-  // step 4
-  if (set.metadata.deletionTimestamp) return finish(withClaims(base));
+  // step 4 (a round that stops here or at step 5 counts over all pods, as step 1 does)
+  if (set.metadata.deletionTimestamp) return finish(statusOf(input.pods));
   // step 5
   const scale = scaleMaxUnavailable(set.spec.scaleStrategy?.maxUnavailable, set.spec.replicas ?? 1);
-  if (scale.error !== undefined) return finish(withClaims(base), scale.error);
+  if (scale.error !== undefined) return finish(statusOf(input.pods), scale.error);
   const budget: ScaleBudget | undefined =
     scale.budget === undefined ? undefined : { remaining: scale.budget };
   // steps 6–8
   let outcome: PhaseOutcome = processReplicas(state, slots, budget);
   if (!outcome.exit) outcome = processCondemned(state, condemned, firstUnhealthy);
-  // step 9
-  const status = recount();
+  // step 9: stand-ins are not created pods, the counts read the observed ones (§13.1)
+  const status = statusOf(slotPods);
   if (outcome.exit) return finish(status, outcome.error);
   if (set.spec.updateStrategy?.type === 'OnDelete') return finish(status);
   const counts = { currentReplicas: status.currentReplicas, updatedReplicas: status.updatedReplicas };

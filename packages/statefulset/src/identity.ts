@@ -15,7 +15,7 @@ import {
 import { type FeatureGates, isAllHooked } from '@kruise-ts/core';
 import type { PersistentVolumeClaim, Pod, PodTemplateSpec, Volume } from 'kubernetes-types/core/v1.js';
 import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
-import { claimName, parentNameAndOrdinal, podName } from './ordinals';
+import { claimName, isMemberOf, ordinalOf, podName } from './ordinals';
 
 /** R3.12: the controller ownerReference of a new pod (`apps.kruise.io/v1beta1`, StatefulSet). */
 export function controllerRefOf(set: StatefulSet): OwnerReference {
@@ -148,10 +148,10 @@ export function withCreationLifecycle(pod: Pod, lifecycle: Lifecycle | undefined
  */
 export function identityMatches(set: StatefulSet, pod: Pod): boolean {
   const name = pod.metadata?.name ?? '';
-  const { parent, ordinal } = parentNameAndOrdinal(name);
+  const ordinal = ordinalOf(name);
   return (
     ordinal >= 0 &&
-    parent === (set.metadata.name ?? '') &&
+    isMemberOf(set.metadata.name ?? '', name) &&
     name === podName(set.metadata.name ?? '', ordinal) &&
     (pod.metadata?.namespace ?? '') === (set.metadata.namespace ?? '') &&
     pod.metadata?.labels?.[LABEL_STATEFULSET_POD_NAME] === name
@@ -163,7 +163,7 @@ export function identityMatches(set: StatefulSet, pod: Pod): boolean {
  * named `t.name` whose PVC source claims `<t.name>-<set>-<ordinal>`.
  */
 export function storageMatches(set: StatefulSet, pod: Pod): boolean {
-  const ordinal = parentNameAndOrdinal(pod.metadata?.name).ordinal;
+  const ordinal = ordinalOf(pod.metadata?.name);
   if (ordinal < 0) return false;
   const volumes = pod.spec?.volumes ?? [];
   for (const t of set.spec.volumeClaimTemplates ?? []) {
@@ -178,7 +178,7 @@ export function storageMatches(set: StatefulSet, pod: Pod): boolean {
 /** R6.7 repair of a pod: identity labels (R3.10) and claim volumes (R3.15). A new pod. */
 export function repairedPod(set: StatefulSet, pod: Pod, gates: Pick<FeatureGates, 'PodIndexLabel'>): Pod {
   const name = pod.metadata?.name ?? '';
-  const ordinal = parentNameAndOrdinal(name).ordinal;
+  const ordinal = ordinalOf(name);
   const labels = identityLabels(pod.metadata?.labels, name, ordinal, gates);
   const out: Pod = { ...pod, metadata: { ...pod.metadata, labels } };
   if (!storageMatches(set, pod)) {

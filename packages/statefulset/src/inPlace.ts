@@ -2,8 +2,7 @@
 // R10.3–R10.7), through core's in-place protocol and lifecycle tables.
 import { LABEL_LIFECYCLE_STATE, LifecycleStates } from '@kruise-ts/api';
 import {
-  calculateInPlaceUpdateSpec,
-  extend,
+  cachedInPlaceUpdateSpec,
   getPodLifecycleState,
   getPodRevision,
   type InPlaceUpdateOptions,
@@ -49,16 +48,20 @@ export function inPlaceUpdatePod(state: RoundState, pod: Pod): InPlaceOutcome {
   if (!inPlaceAllowed(state)) return { inPlacing: false };
   const name = pod.metadata?.name ?? '';
   const ru = state.set.spec.updateStrategy?.rollingUpdate;
-  const oldRevision = state.revisions.find((r) => r.metadata?.name === getPodRevision(pod));
-  const gracePeriodSeconds = ru?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
-  const opts = { featureGates: state.coreGates, gracePeriodSeconds, cache: state.inPlaceCache };
   const oldName = getPodRevision(pod);
-  let compatible = state.inPlaceCompatible.get(oldName);
-  if (compatible === undefined) {
-    compatible = calculateInPlaceUpdateSpec(oldRevision, state.updateRevision, opts) !== undefined;
-    state.inPlaceCompatible.set(oldName, compatible);
-  }
-  if (!compatible) return { inPlacing: false };
+  const oldRevision = state.revisions.find((r) => r.metadata?.name === oldName);
+  const opts: InPlaceUpdateOptions = {
+    now: state.nowStr,
+    featureGates: state.gates,
+    gracePeriodSeconds: ru?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0,
+    revisionAdapter: statefulSetRevisionAdapter,
+    // the revisions' UpdateSpec is computed once per round and shared by their pods
+    updateSpecCache: state.updateSpecs,
+    cache: state.inPlaceCache,
+  };
+  // R10.4: the revisions' difference decides (the same spec inPlaceUpdate applies below)
+  if (cachedInPlaceUpdateSpec(state.updateSpecs, oldRevision, state.updateRevision, opts) === undefined)
+    return { inPlacing: false };
   const lifecycle = state.set.spec.lifecycle;
   switch (lifecycleUpdateAction(pod, lifecycle)) {
     case 'PreparingUpdate':
@@ -80,16 +83,9 @@ export function inPlaceUpdatePod(state: RoundState, pod: Pod): InPlaceOutcome {
       break;
   }
   const hadState = Object.hasOwn(pod.metadata?.labels ?? {}, LABEL_LIFECYCLE_STATE);
-  // The options object is built per pod with extend, not spreads: a spread copy gaining keys gets a
-  // hidden class of its own, and inPlaceUpdate's reads of its options would go megamorphic (core objects.ts).
-  const updateOpts: InPlaceUpdateOptions = extend(opts, {
-    now: state.nowStr,
-    revisionAdapter: statefulSetRevisionAdapter,
-  });
   if (hadState)
-    updateOpts.extraMutator = (p: Pod) =>
-      setPodLifecycleState(p, LifecycleStates.Updating, state.nowStr, false);
-  const res = inPlaceUpdate(workingPod(state, pod), oldRevision, state.updateRevision, updateOpts);
+    opts.extraMutator = (p: Pod) => setPodLifecycleState(p, LifecycleStates.Updating, state.nowStr, false);
+  const res = inPlaceUpdate(workingPod(state, pod), oldRevision, state.updateRevision, opts);
   if (res.pod) writePod(state, pod, res.pod, Reasons.InPlaceUpdate);
   if (res.error !== undefined)
     return { inPlacing: true, error: `in-place update of pod ${name}: ${res.error}` };

@@ -16,6 +16,7 @@ export {
   V1BETA1_ONLY_SPEC_FIELDS,
   V1BETA1_ONLY_STATUS_FIELDS,
 } from './conversion';
+export { ADVANCED_STATEFULSET_KIND, statefulSetDescriptor } from './descriptor';
 export {
   claimsForOrdinal,
   controllerRefOf,
@@ -96,4 +97,4 @@ export {
   validateMaxUnavailable,
   validateReserveOrdinals,
   validateStatefulSet,
-} from './validate';
+} from './validation';

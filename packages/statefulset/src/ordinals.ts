@@ -55,9 +55,15 @@ export function ordinalOf(podName: string | undefined): number {
   return dash < 0 ? -1 : ordinalAfter(name, dash);
 }
 
-/** R3.2 `isMemberOf`: the parsed parent of the pod name equals the set name. */
+/**
+ * R3.2 `isMemberOf`: the parsed parent of the pod name equals the set name, that is the name is
+ * the set name, a `-` and digits (compared in place, without slicing the parent out).
+ */
 export function isMemberOf(setName: string, podName: string | undefined): boolean {
-  return parentNameAndOrdinal(podName).parent === setName;
+  const name = podName ?? '';
+  const dash = ordinalDash(name);
+  // a name without `-<digits>` parses to the parent ""
+  return dash < 0 ? setName === '' : dash === setName.length && name.startsWith(setName);
 }
 
 /** Go's `strconv.Atoi` on one part of a range: decimal digits with an optional sign. */

@@ -57,15 +57,24 @@ export interface Availability {
 }
 
 /**
- * §1 `available(p, m)`: lifecycle `""`/`Normal`, running and ready, and — when `m > 0` — the Ready
- * condition's `lastTransitionTime` is set with `now ≥ lastTransitionTime + m` (ASTS uses `<=`,
- * docs/reference/core.md Appendix D.7). With `m > 0` and no transition time the pod is not available and
- * the wait is `m`; before the boundary the wait is the remainder, rounded up to a second.
+ * §1 `available(p, m)`: lifecycle `""`/`Normal`, running and ready, and ready for long enough
+ * ({@link readyLongEnough}). Not available for lifecycle or readiness: wait 0.
  *
  * Example: Ready since 10:00:00, m = 10: at 10:00:07 not available, wait 3; at 10:00:10 available.
  */
 export function runningAndAvailable(pod: Pod | null | undefined, m: number, nowMs: number): Availability {
   if (!isLifecycleNormal(pod) || !isRunningAndReady(pod)) return { available: false, waitSeconds: 0 };
+  return readyLongEnough(pod, m, nowMs);
+}
+
+/**
+ * The minReadySeconds part of §1 `available(p, m)`, for a pod already known to be running and
+ * ready: with `m > 0` the Ready condition's `lastTransitionTime` is set with
+ * `now ≥ lastTransitionTime + m` (ASTS uses `<=`, docs/reference/core.md Appendix D.7). With
+ * `m > 0` and no transition time the wait is `m`; before the boundary it is the remainder,
+ * rounded up to a second. With `m ≤ 0`: available.
+ */
+export function readyLongEnough(pod: Pod | null | undefined, m: number, nowMs: number): Availability {
   if (m <= 0) return { available: true, waitSeconds: 0 };
   const since = parseTime(getPodCondition(pod, 'Ready')?.lastTransitionTime);
   if (since === null) return { available: false, waitSeconds: m };

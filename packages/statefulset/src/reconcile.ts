@@ -32,7 +32,7 @@ import {
   type ReconcileStatefulSetOptions,
   type StatefulSetControllerState,
 } from './types';
-import { validateStatefulSet } from './validate';
+import { validateStatefulSet } from './validation';
 
 /** The reference of the set itself (events, status). */
 export function statefulSetRef(set: StatefulSet): ObjectRef {
@@ -66,9 +66,10 @@ export function observeExpectations(
   updateRevision: string,
 ): Record<string, string> {
   const out: Record<string, string> = {};
+  const current = Object.entries(expectations ?? {}).filter(([, rev]) => rev === updateRevision);
+  if (current.length === 0) return out;
   const byName = new Map(pods.map((p) => [p.metadata?.name ?? '', p]));
-  for (const [name, rev] of Object.entries(expectations ?? {})) {
-    if (rev !== updateRevision) continue;
+  for (const [name, rev] of current) {
     const pod = byName.get(name);
     if (!pod || pod.metadata?.labels?.[LABEL_CONTROLLER_REVISION_HASH] === rev) continue;
     out[name] = rev;
@@ -113,6 +114,7 @@ export function reconcileStatefulSet(
         OBSERVED_LISTS,
         (i) => statefulSetRef(i.statefulSet),
         (i) => reconcileDistinct(i, options),
+        options?.structureCache,
       ),
   );
 }

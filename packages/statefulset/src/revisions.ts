@@ -106,12 +106,14 @@ export function truncateHistory(
   currentName: string,
   updateName: string,
 ): Action[] {
+  const limit = set.spec.revisionHistoryLimit ?? 10;
+  // no more revisions than the limit: none can be in excess, whichever are live
+  if (revisions.length <= Math.max(0, limit)) return [];
   const live = new Set<string>([currentName, updateName]);
   for (const p of pods) {
     const r = p.metadata?.labels?.[LABEL_CONTROLLER_REVISION_HASH];
     if (r) live.add(r);
   }
-  const limit = set.spec.revisionHistoryLimit ?? 10;
   return revisionsToTruncate(revisions, live, limit).map((r) => ({
     verb: 'delete' as const,
     target: revisionRef(r),

@@ -4,7 +4,7 @@
 // missing ordinals it only counted taken in by number.
 import { getPodRevision, isSpecifiedDelete, legacyValueFromIntOrPercent } from '@kruise-ts/core';
 import { inPlaceUpdatePod } from './inPlace';
-import { isHealthy, isTerminating, runningAndAvailable } from './predicates';
+import { isHealthy, isTerminating, readyLongEnough } from './predicates';
 import type { PhaseOutcome } from './replicaPhase';
 import {
   deleteProcedure,
@@ -77,7 +77,8 @@ export function unavailableSet(state: RoundState, layout: SlotLayout): Unavailab
       out.add(name);
       continue;
     }
-    const a = runningAndAvailable(p, state.minReadySeconds, state.nowMs);
+    // healthy: lifecycle Normal, running and ready, so available once ready for long enough (§1)
+    const a = readyLongEnough(p, state.minReadySeconds, state.nowMs);
     if (!a.available) {
       requeue(state, a.waitSeconds);
       out.add(name);
@@ -147,13 +148,7 @@ export function rollingUpdate(state: RoundState, layout: SlotLayout, counts: Mut
     }
     unavailable.add(name);
   }
-  const candidates = orderSlotsToUpdate(
-    ru,
-    updateName,
-    state.set.spec.replicas ?? 1,
-    layout,
-    state.coreGates,
-  );
+  const candidates = orderSlotsToUpdate(ru, updateName, state.set.spec.replicas ?? 1, layout, state.gates);
   for (const idx of candidates) {
     const target = slots[idx].pod; // R10.1
     const name = target.metadata?.name ?? '';

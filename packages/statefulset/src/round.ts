@@ -10,6 +10,7 @@ import {
   ANNOTATION_INPLACE_UPDATE_STATE,
   ANNOTATION_INPLACE_UPDATE_STATE_LEGACY,
   CONDITION_INPLACE_UPDATE_READY,
+  type InPlaceUpdateState,
   LABEL_LIFECYCLE_STATE,
   type LifecycleState,
   LifecycleStates,
@@ -20,9 +21,11 @@ import {
   type Action,
   type Burst,
   checkPodUpdateCompleted,
+  decodeInPlaceUpdateState,
   diffPodForPatch,
   type FeatureGates,
   type InPlaceCache,
+  type InPlaceUpdateSpecCache,
   inPlaceRefresh,
   isHookMarkPodNotReady,
   lifecycleRefreshTarget,
@@ -51,7 +54,11 @@ export interface RoundState {
   /** The set in its v1beta1 form. */
   set: StatefulSet;
   setRef: ObjectRef;
-  gates: FeatureGates;
+  /**
+   * The round's feature gates, resolved and frozen once (core's `freezeFeatureGates`): every
+   * per-pod call, here and in core, reads this one object instead of resolving a copy.
+   */
+  gates: Readonly<FeatureGates>;
   nowMs: number;
   nowStr: string;
   currentRevision: ControllerRevision;
@@ -80,20 +87,16 @@ export interface RoundState {
     inRange: { setRef: boolean; podRef: boolean };
     condemned: { setRef: boolean; podRef: boolean };
   };
-  /** R2.6.1 completion of observed pods, memoised for the round. */
-  completed: Map<Pod, boolean>;
-  /**
-   * The round's gates resolved once and frozen (core's `freezeFeatureGates`): what is passed to
-   * core's per-pod functions, whose own resolve of a frozen set is a single property read.
-   */
-  coreGates: Readonly<FeatureGates>;
   /**
    * What core's in-place functions remember during this round (decoded state annotations, the
    * last encoded state, change hints): made per reconcile, dropped with the round.
    */
   inPlaceCache: InPlaceCache;
-  /** R10.4 per old revision name: can its pods be updated in place to the update revision? */
-  inPlaceCompatible: Map<string, boolean>;
+  /**
+   * R10.4 the UpdateSpec per (old revision, update revision), computed once per round (core's
+   * `cachedInPlaceUpdateSpec`): every pod of one old revision shares it.
+   */
+  updateSpecs: InPlaceUpdateSpecCache;
   /** Is this slot object a stand-in for a pod that does not exist yet (§5 step 2)? */
   isNew: (pod: Pod) => boolean;
   /** Pods as this round has made them so far, by name. */
@@ -212,24 +215,23 @@ export function deleteProcedure(
   return { changed: decision === 'markPreparingDelete', deleted: false };
 }
 
-/** R2.6.1 pod-level in-place completion of an observed pod (memoised per round). */
+/**
+ * R2.6.1 pod-level in-place completion of an observed pod. Its state annotation is decoded
+ * through the round's in-place cache, so the pods of one update wave share one decode.
+ */
 export function podUpdateCompleted(state: RoundState, pod: Pod): boolean {
-  let v = state.completed.get(pod);
-  if (v === undefined) {
-    const a = pod.metadata?.annotations;
-    const annotated =
-      !!a &&
-      (a[ANNOTATION_INPLACE_UPDATE_STATE] !== undefined ||
-        a[ANNOTATION_INPLACE_UPDATE_STATE_LEGACY] !== undefined ||
-        a[ANNOTATION_INPLACE_UPDATE_GRACE] !== undefined ||
-        a[ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY] !== undefined);
-    // Without any in-place annotation the check passes at once (R2.6.1 steps 1–2).
-    v =
-      !annotated ||
-      checkPodUpdateCompleted(pod, { featureGates: state.coreGates, cache: state.inPlaceCache }).completed;
-    state.completed.set(pod, v);
-  }
-  return v;
+  const a = pod.metadata?.annotations;
+  const annotated =
+    !!a &&
+    (a[ANNOTATION_INPLACE_UPDATE_STATE] !== undefined ||
+      a[ANNOTATION_INPLACE_UPDATE_STATE_LEGACY] !== undefined ||
+      a[ANNOTATION_INPLACE_UPDATE_GRACE] !== undefined ||
+      a[ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY] !== undefined);
+  // Without any in-place annotation the check passes at once (R2.6.1 steps 1–2).
+  return (
+    !annotated ||
+    checkPodUpdateCompleted(pod, { featureGates: state.gates, cache: state.inPlaceCache }).completed
+  );
 }
 
 /** Lifecycle states the §R11.3 refresh table can move a pod out of. */
@@ -241,22 +243,36 @@ const REFRESHABLE_STATES: ReadonlySet<string> = new Set<string>([
 ]);
 
 /**
- * Fast path of the in-place refresh (docs/reference/core.md §2.5): with no grace annotation, no pending
- * container batch in the state annotation, and the `InPlaceUpdateReady` condition already True
- * without reason/message (or no such readiness gate), `inPlaceRefresh` returns the pod unchanged.
+ * Fast path of the in-place refresh (docs/reference/core.md §2.5): with no grace annotation, no
+ * pending container batch (next images or metadata) in the state annotation, and the
+ * `InPlaceUpdateReady` condition already True without reason/message (or no such readiness gate),
+ * `inPlaceRefresh` returns the pod unchanged. The state is read through the round's in-place
+ * cache, so the pods of one update wave, which carry the same text, have it decoded once; a
+ * text that does not decode has no pending batch here (README, "Refresh fast path").
  */
-function inPlaceRefreshIsNoop(pod: Pod): boolean {
+function inPlaceRefreshIsNoop(state: RoundState, pod: Pod): boolean {
   const a = pod.metadata?.annotations;
   if (a) {
     if (a[ANNOTATION_INPLACE_UPDATE_GRACE] || a[ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY]) return false;
-    const state = a[ANNOTATION_INPLACE_UPDATE_STATE] ?? a[ANNOTATION_INPLACE_UPDATE_STATE_LEGACY];
-    // every pending-batch field is `nextContainer…`; the long pattern lets the search skip ahead
-    if (state?.includes('"nextContainer')) return false;
+    const text = a[ANNOTATION_INPLACE_UPDATE_STATE] ?? a[ANNOTATION_INPLACE_UPDATE_STATE_LEGACY];
+    if (text !== undefined) {
+      const decoded = decodeInPlaceUpdateState(text, state.inPlaceCache);
+      if (decoded.ok && hasPendingBatch(decoded.value)) return false;
+    }
   }
   const gates = pod.spec?.readinessGates;
   if (!gates?.some((g) => g.conditionType === CONDITION_INPLACE_UPDATE_READY)) return true;
   const c = pod.status?.conditions?.find((x) => x.type === CONDITION_INPLACE_UPDATE_READY);
   return c !== undefined && c.status === 'True' && !c.reason && !c.message;
+}
+
+/** R2.5.2: the state holds a next batch of images or env metadata to apply. */
+function hasPendingBatch(s: InPlaceUpdateState): boolean {
+  return !isEmpty(s.nextContainerImages) || !isEmpty(s.nextContainerRefMetadata);
+}
+
+function isEmpty(m: object | null | undefined): boolean {
+  return !m || Object.keys(m).length === 0;
 }
 
 /** §R11.3: the lifecycle state the observed pod should move to now, if any. */
@@ -285,10 +301,10 @@ export function refreshPod(state: RoundState, pod: Pod): { lifecycleChanged: boo
   if (state.deleted.has(name)) return { lifecycleChanged };
   const working = workingPod(state, pod);
   let refreshed = working;
-  if (!inPlaceRefreshIsNoop(working)) {
+  if (!inPlaceRefreshIsNoop(state, working)) {
     const r = inPlaceRefresh(working, {
       now: state.nowStr,
-      featureGates: state.coreGates,
+      featureGates: state.gates,
       revisionAdapter: statefulSetRevisionAdapter,
       cache: state.inPlaceCache,
     });

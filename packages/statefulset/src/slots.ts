@@ -82,7 +82,7 @@ export function layoutSlots(state: RoundState, maxNew: number): SlotLayout {
   let notUpdated = 0;
   if (unordered) {
     for (const o of observedOrdinals)
-      if (!isPodUpdate(byOrdinal.get(o) as Pod, updateName, state.coreGates)) notUpdated++;
+      if (!isPodUpdate(byOrdinal.get(o) as Pod, updateName, state.gates)) notUpdated++;
   }
   const notUpdatedObserved = notUpdated;
   const statusCurrentReplicas = set.status?.currentReplicas ?? 0;
@@ -129,7 +129,7 @@ export function layoutSlots(state: RoundState, maxNew: number): SlotLayout {
     const pod = stub(o, current);
     slots.push({ index: o - range.start, ordinal: o, pod, isNew: true });
     made++;
-    if (unordered && !isPodUpdate(pod, updateName, state.coreGates)) notUpdated++;
+    if (unordered && !isPodUpdate(pod, updateName, state.gates)) notUpdated++;
     o++;
   }
 
@@ -139,7 +139,7 @@ export function layoutSlots(state: RoundState, maxNew: number): SlotLayout {
   let currentMissing = 0;
   if (unordered && notUpdatedObserved < partition) {
     const probe = stub(range.start, true);
-    currentMissing = isPodUpdate(probe, updateName, state.coreGates)
+    currentMissing = isPodUpdate(probe, updateName, state.gates)
       ? missing
       : Math.min(partition - notUpdatedObserved, missing);
   }

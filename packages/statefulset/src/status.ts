@@ -4,7 +4,13 @@ import type { StatefulSet, StatefulSetStatus, VolumeClaimStatus } from '@kruise-
 import { tryParseQuantity } from '@kruise-ts/core';
 import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import { claimName, inRange, ordinalOf, type ReplicaRange } from './ordinals';
-import { isCreated, isRunningAndAvailable, isRunningAndReady, isTerminating } from './predicates';
+import {
+  isCreated,
+  isLifecycleNormal,
+  isRunningAndReady,
+  isTerminating,
+  readyLongEnough,
+} from './predicates';
 import { isAtRevision } from './revisionChoice';
 
 /** The seven counts of §13.1. */
@@ -51,7 +57,7 @@ export function computeReplicaCounts(
     const atUpdate = isAtRevision(pod, updateRevision);
     if (isRunningAndReady(pod)) {
       c.readyReplicas++;
-      const available = isRunningAndAvailable(pod, minReadySeconds, nowMs);
+      const available = isLifecycleNormal(pod) && readyLongEnough(pod, minReadySeconds, nowMs).available;
       if (available) c.availableReplicas++;
       if (atUpdate) {
         c.updatedReadyReplicas++;
@@ -111,14 +117,23 @@ export function computeVolumeClaimStatus(
   });
 }
 
-/** The ordinal of a claim name `<template>-<set>-<ordinal>` (R3.13) for the given prefix, if canonical. */
+/**
+ * The ordinal of a claim name `<template>-<set>-<ordinal>` (R3.13) for the given prefix, if
+ * canonical: `claimName` writes the ordinal in decimal without padding ("0", "7", "12", never
+ * "07"), at most 2,147,483,647. Read in place, without slicing the digits out.
+ */
 function claimOrdinal(name: string, prefix: string): number | undefined {
-  if (!name.startsWith(prefix)) return undefined;
-  const digits = name.slice(prefix.length);
-  // `claimName` writes the ordinal in decimal without padding: "0", "7", "12", never "07".
-  if (!/^(0|[1-9][0-9]*)$/.test(digits)) return undefined;
-  const o = Number(digits);
-  return o <= 2147483647 ? o : undefined;
+  const from = prefix.length;
+  if (name.length === from || !name.startsWith(prefix)) return undefined;
+  if (name.charCodeAt(from) === 48 && name.length > from + 1) return undefined; // a leading zero
+  let o = 0;
+  for (let i = from; i < name.length; i++) {
+    const d = name.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return undefined;
+    o = o * 10 + d;
+    if (o > 2147483647) return undefined;
+  }
+  return o;
 }
 
 /**

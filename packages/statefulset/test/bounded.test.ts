@@ -3,7 +3,8 @@
 // README "Differences"): 2,147,483,647 replicas give at most `burstReplicas` creates and a
 // requeue at once (`requeueAfterSeconds: 0`), and the pods left over come in later reconciles.
 import type { StatefulSet } from '@kruise-ts/api';
-import { type Action, DEFAULT_BURST_REPLICAS, deepFreeze } from '@kruise-ts/core';
+import { type Action, DEFAULT_BURST_REPLICAS } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { reconcileStatefulSet } from '../src/reconcile';

@@ -3,7 +3,7 @@
 // v1beta1 → v1alpha1 → v1beta1 round trip loses exactly the v1beta1-only fields; inputs are
 // never mutated.
 import type { StatefulSet } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,7 +1,7 @@
 // docs/reference/statefulset.md §2.3: convertStatefulSet, v1alpha1 <-> v1beta1 field by field; v1beta1-only
 // fields dropped by a v1alpha1 round trip; partition copied as is; pure and total.
 import type { StatefulSet } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import {
   convertStatefulSet,

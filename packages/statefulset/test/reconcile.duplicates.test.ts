@@ -1,6 +1,7 @@
 // reconcileStatefulSet on observed lists that name one object twice: the reconcile answers as if
 // each object were listed once, plus one DuplicateObserved Warning event (core dedupeObserved).
-import { type Action, DUPLICATE_OBSERVED_REASON, deepFreeze } from '@kruise-ts/core';
+import { type Action, DUPLICATE_OBSERVED_REASON } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { reconcileStatefulSet } from '../src/reconcile';
 import { makeSet, World } from './world';

@@ -3,7 +3,8 @@
 // (create keeps phase "" until an op changes it, delete removes at once, a create for an
 // existing pod is a no-op conflict, status writes are stored), and the ops and loops.
 import type { KubeObject, StatefulSet, StatefulSetStatus } from '@kruise-ts/api';
-import { applyActions, createRng, type FeatureGates, type Rng, revisionTemplate } from '@kruise-ts/core';
+import { createRng, type FeatureGates, type Rng, revisionTemplate } from '@kruise-ts/core';
+import { applyActions } from '@kruise-ts/core/apply';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { PersistentVolumeClaim, Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { getMinReadySeconds, isRunningAndAvailable, isRunningAndReady } from '../src/predicates';

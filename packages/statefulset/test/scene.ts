@@ -2,7 +2,8 @@
 // "old" revision to a "new" one (or not), pods described compactly, and a summary of the
 // actions a reconcile returns.
 import type { StatefulSet } from '@kruise-ts/api';
-import { type Action, deepFreeze, type FeatureGates } from '@kruise-ts/core';
+import type { Action, FeatureGates } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { PersistentVolumeClaim, Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { reconcileStatefulSet } from '../src/reconcile';

@@ -5,7 +5,8 @@
 // candidates (R9.1–R9.5) restricted to the built slots whatever number of stand-ins was built,
 // the same missing count (R8.4) and the same volumeClaims status (§13.2).
 import type { IntOrString, StatefulSet, UpdatePriorityStrategy } from '@kruise-ts/api';
-import { deepFreeze, freezeFeatureGates, resolveFeatureGates } from '@kruise-ts/core';
+import { freezeFeatureGates, resolveFeatureGates } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import fc from 'fast-check';
 import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
@@ -155,7 +156,7 @@ function stateOf(set: StatefulSet, pods: Pod[]): RoundState {
     updateRevision: rev(UPDATE),
     currentTemplate: set.spec.template,
     updateTemplate: set.spec.template,
-    coreGates: freezeFeatureGates(gates),
+    gates: freezeFeatureGates(gates),
   } as unknown as RoundState;
 }
 
@@ -175,7 +176,7 @@ function denseSlots(state: RoundState): (Pod | null)[] {
       start,
       statusCurrentReplicas: state.set.status?.currentReplicas ?? 0,
       updateRevision: UPDATE,
-      featureGates: state.coreGates,
+      featureGates: state.gates,
     });
     slots[i] = newPodStub(state.set, state.set.spec.template, current ? CURRENT : UPDATE, o);
   }
@@ -209,10 +210,10 @@ function check(c: Case, maxNew: number): void {
   });
   // R9.1–R9.5: the dense list restricted to the built slots
   const ru = set.spec.updateStrategy?.rollingUpdate;
-  const want = sortPodsToUpdate(ru, UPDATE, c.replicas, dense, state.coreGates)
+  const want = sortPodsToUpdate(ru, UPDATE, c.replicas, dense, state.gates)
     .map((i) => ordinalOfPod(dense[i]!))
     .filter((o) => builtOrdinals.has(o));
-  const got = orderSlotsToUpdate(ru, UPDATE, c.replicas, layout, state.coreGates).map(
+  const got = orderSlotsToUpdate(ru, UPDATE, c.replicas, layout, state.gates).map(
     (k) => layout.slots[k].ordinal,
   );
   expect(got).toEqual(want);

@@ -1,6 +1,6 @@
 // docs/reference/statefulset.md §1, §3 and §4: predicates, ordinals, reserved ordinals, the replica range,
 // pod identity, claims, revisions and history — one `it` per rule / worked example.
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import {
   claimsForOrdinal,

@@ -1,7 +1,8 @@
 // upstream lifecycle_update.json: one round (updateStatefulSet) with explicit current/update
 // revisions and one pod sts-0, then the pod's state after the round's actions (§10–§11).
 import type { KubeObject, StatefulSet } from '@kruise-ts/api';
-import { applyActions, deepFreeze } from '@kruise-ts/core';
+import { applyActions } from '@kruise-ts/core/apply';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

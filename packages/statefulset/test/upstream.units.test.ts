@@ -1,7 +1,8 @@
 // The pure-function upstream cases of testdata/upstream/statefulset/: reserveOrdinals
 // parsing, the replica range, the new pod's revision, update order, the priority comparator,
 // pod helpers, PVC retention and revision selection.
-import { comparePriority, deepFreeze } from '@kruise-ts/core';
+import { comparePriority } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

@@ -2,11 +2,12 @@
 // provides (docs/reference/statefulset.md §2.2, §R3.15): valid, and its pods get the claim as
 // that volume.
 import { setDefaultsStatefulSet } from '@kruise-ts/api';
-import { deepFreeze, formatFieldError } from '@kruise-ts/core';
+import { formatFieldError } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { reconcileStatefulSet } from '../src/reconcile';
-import { validateStatefulSet } from '../src/validate';
+import { validateStatefulSet } from '../src/validation';
 import { NOW } from './fixtures';
 import { makeSet } from './world';
 

@@ -1,10 +1,10 @@
 // docs/reference/statefulset.md §2.2: what the validating webhook rejects, one `it` per item, and a
 // reconcile of an invalid set (errors, nothing destructive).
 import { type StatefulSet, setDefaultsStatefulSet } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { reconcileStatefulSet } from '../src/reconcile';
-import { validateStatefulSet } from '../src/validate';
+import { validateStatefulSet } from '../src/validation';
 import { makeSet } from './world';
 
 const valid = (spec: Partial<StatefulSet['spec']> = {}) => setDefaultsStatefulSet(makeSet(spec));

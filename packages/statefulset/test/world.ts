@@ -2,16 +2,21 @@
 // driven by core's applyActions, the reconcile, and a kubelet that moves pods Pending →
 // Running → Ready, applies in-place image changes, recomputes Ready from readiness gates and
 // finishes graceful deletions (pods carry a world finalizer so deletes are graceful).
-import type { KubeObject, StatefulSet, StatefulSetStatus } from '@kruise-ts/api';
+import {
+  createStructureCache,
+  type KubeObject,
+  type StatefulSet,
+  type StatefulSetStatus,
+} from '@kruise-ts/api';
 import {
   type Action,
-  applyActions,
   createRng,
   diffPodForPatch,
   type FeatureGates,
   type ReconcileResult,
   type Rng,
 } from '@kruise-ts/core';
+import { applyActions } from '@kruise-ts/core/apply';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { PersistentVolumeClaim, Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { reconcileStatefulSet } from '../src/reconcile';
@@ -118,11 +123,20 @@ export class World {
     };
   }
 
+  /**
+   * The entry check's memory of observed objects, kept across reconciles as a controller loop
+   * keeps it (same results, far less work: the store keeps unchanged objects as they are).
+   */
+  readonly structureCache = createStructureCache();
+
   /** One reconcile; its actions (events aside) are applied to the store. */
   reconcile(): ReconcileResult<StatefulSetStatus> {
     const before = this.pods();
     const set = this.set();
-    const result = reconcileStatefulSet(this.input(), { featureGates: this.featureGates });
+    const result = reconcileStatefulSet(this.input(), {
+      featureGates: this.featureGates,
+      structureCache: this.structureCache,
+    });
     this.controllerState = result.controllerState as StatefulSetControllerState | undefined;
     this.apply(this.withGraceful(result.actions));
     this.history.push({ result, before, set, now: this.now });
