@@ -3,7 +3,7 @@
 // Three nodes, one of them tainted NoExecute: the reconcile creates two daemon pods; after an
 // image change with maxSurge 1 it starts one surge pod next to an old one.
 import type { DaemonSet, KubeObject } from '@kruise-ts/api';
-import { applyActions } from '@kruise-ts/core';
+import { applyActions } from '@kruise-ts/core/apply';
 import { nodeShouldRunDaemonPod, reconcileDaemonSet } from '@kruise-ts/daemonset';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 

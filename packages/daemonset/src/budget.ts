@@ -3,7 +3,7 @@
 // creation (§5.4) and the per-sync burst (§5.6).
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { DEFAULT_BURST_REPLICAS } from './constants';
-import { labelSelectorMatches, scaledValueFromIntOrPercent } from './coreShim';
+import { labelSelectorMatcher, scaledValueFromIntOrPercent } from './coreShim';
 import type { NodeToPods } from './nodePods';
 import { isDeleting, isPodUpdated, isPreDeleting } from './predicates';
 import type { DaemonSet } from './types';
@@ -105,7 +105,7 @@ export function filterDaemonPodsNodeToUpdate(
 ): string[] {
   const ru = ds.spec.updateStrategy?.rollingUpdate;
   const partition = ru?.partition ?? 0;
-  const selector = ru?.selector;
+  const selects = ru?.selector ? labelSelectorMatcher(ru.selector) : undefined;
   // the default sort compares UTF-16 code units, as byteCompare does, without a call per comparison
   const names = [...nodeToPods.keys()].filter((n) => nodesByName.has(n)).sort();
   const updated: string[] = [];
@@ -118,8 +118,8 @@ export function filterDaemonPodsNodeToUpdate(
       updated.push(name);
     } else if (!oldPod || isPreDeleting(oldPod)) {
       updating.push(name);
-    } else if (selector) {
-      if (labelSelectorMatches(selector, nodesByName.get(name)?.metadata?.labels ?? {})) rest.push(name);
+    } else if (selects) {
+      if (selects(nodesByName.get(name)?.metadata?.labels ?? {})) rest.push(name);
     } else {
       rest.push(name);
     }

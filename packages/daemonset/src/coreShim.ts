@@ -1,6 +1,6 @@
 // The one place this package imports @kruise-ts/core's shared helpers from, plus the few
 // small ones core does not offer in the shape needed here.
-import { matchesLabelSelector } from '@kruise-ts/core';
+import { type LabelRequirement, labelSelectorAsRequirements, requirementMatches } from '@kruise-ts/core';
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 
 export {
@@ -21,12 +21,32 @@ export {
   toRFC3339,
 } from '@kruise-ts/core';
 
-/** Label selector matching (core's `matchesLabelSelector`). */
+/** Label selector matching, as core's `matchesLabelSelector` (see {@link labelSelectorMatcher}). */
 export function labelSelectorMatches(
   selector: LabelSelector | undefined,
   labels: Record<string, string>,
 ): boolean {
-  return matchesLabelSelector(selector, labels);
+  return labelSelectorMatcher(selector)(labels);
+}
+
+/**
+ * Core's `matchesLabelSelector` with the selector converted to requirements once (Kubernetes'
+ * `LabelSelectorAsSelector`), for matching one selector against many label sets: no selector
+ * or an invalid one matches nothing, an empty one everything, otherwise every requirement
+ * must match.
+ */
+export function labelSelectorMatcher(
+  selector: LabelSelector | undefined,
+): (labels: Record<string, string>) => boolean {
+  let requirements: LabelRequirement[] | null;
+  try {
+    requirements = labelSelectorAsRequirements(selector);
+  } catch {
+    requirements = null;
+  }
+  if (requirements === null) return () => false;
+  const reqs = requirements;
+  return (labels) => reqs.every((r) => requirementMatches(r, labels));
 }
 
 /** Seconds since the epoch of an RFC 3339 string or a Date; NaN when unparsable. */

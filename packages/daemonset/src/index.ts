@@ -4,6 +4,7 @@
 export * from './backoff';
 export * from './budget';
 export * from './constants';
+export * from './descriptor';
 export * from './inplace';
 export * from './manage';
 export * from './nodeEvents';

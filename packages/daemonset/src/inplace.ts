@@ -116,15 +116,16 @@ export function inPlaceUpdatePods(
  * the new containers run. Pods created or deleting in this call are skipped.
  */
 export function refreshInPlaceStates(ctx: SyncContext): void {
+  const options = {
+    now: ctx.now,
+    featureGates: ctx.featureGates,
+    cache: ctx.inPlaceCache,
+    revisionAdapter: daemonSetRevisionAdapter,
+  };
   for (const pods of [...ctx.view.values()]) {
     for (const pod of pods) {
       if (isDeleting(pod) || ctx.createdNames.has(pod.metadata?.name ?? '')) continue;
-      const res = inPlaceRefresh(pod, {
-        now: ctx.now,
-        featureGates: ctx.featureGates,
-        cache: ctx.inPlaceCache,
-        revisionAdapter: daemonSetRevisionAdapter,
-      });
+      const res = inPlaceRefresh(pod, options);
       if (res.changed) emitPodChange(ctx, pod, res.pod, Reasons.InPlaceRefresh);
       if (res.delaySeconds !== undefined) requestRequeue(ctx, res.delaySeconds);
     }

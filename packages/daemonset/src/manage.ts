@@ -72,8 +72,8 @@ export function podsShouldBeOnNode(
 
   if (!allowSurge(ds)) {
     // Keep the oldest (pods are sorted oldest first), delete the rest. Never creates here (Q5).
-    for (const pod of running.slice(1))
-      decision.podsToDelete.push({ pod, reason: Reasons.DuplicateDaemonPod });
+    for (let i = 1; i < running.length; i++)
+      decision.podsToDelete.push({ pod: running[i], reason: Reasons.DuplicateDaemonPod });
     return;
   }
   if (running.length === 0) {

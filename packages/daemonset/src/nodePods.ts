@@ -4,7 +4,7 @@ import type { Action, ObjectRef } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 import { Reasons } from './constants';
-import { labelSelectorMatches } from './coreShim';
+import { labelSelectorMatcher } from './coreShim';
 import type { DaemonSet } from './types';
 
 /** The controller owner reference the DaemonSet puts on its pods and revisions (§6 step 5). */
@@ -62,11 +62,11 @@ export function claimDaemonPods(ds: DaemonSet, pods: readonly Pod[]): ClaimedPod
   const out: Pod[] = [];
   const actions: Action[] = [];
   const ns = ds.metadata.namespace;
-  const selector = ds.spec.selector;
+  const selects = labelSelectorMatcher(ds.spec.selector);
   for (const pod of pods) {
     if (ns !== undefined && pod.metadata?.namespace !== undefined && pod.metadata.namespace !== ns) continue;
     const labels = pod.metadata?.labels ?? {};
-    const matches = labelSelectorMatches(selector, labels);
+    const matches = selects(labels);
     const ref = controllerRefOf(pod.metadata);
     if (ref) {
       if (!refersToDaemonSet(ref, ds)) continue;

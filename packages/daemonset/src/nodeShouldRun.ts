@@ -61,8 +61,9 @@ export function effectiveDaemonTolerations(podSpec: PodSpec | undefined): Tolera
  */
 export function nodeSatisfiesRequiredConstraints(node: Node, podSpec: PodSpec | undefined): boolean {
   const labels = node.metadata?.labels ?? {};
-  for (const [k, v] of Object.entries(podSpec?.nodeSelector ?? {})) {
-    if (labels[k] !== v) return false;
+  const nodeSelector = podSpec?.nodeSelector;
+  if (nodeSelector) {
+    for (const [k, v] of Object.entries(nodeSelector)) if (labels[k] !== v) return false;
   }
   const required = podSpec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
   if (required) return matchNodeSelectorTerms(node, required.nodeSelectorTerms ?? []);
@@ -71,12 +72,19 @@ export function nodeSatisfiesRequiredConstraints(node: Node, podSpec: PodSpec | 
 
 /** The node's NoSchedule/NoExecute taints not tolerated by `tolerations` (PreferNoSchedule is ignored, §3.2). */
 export function untoleratedTaints(node: Node, tolerations: readonly Toleration[]): Taint[] {
-  return (node.spec?.taints ?? []).filter(
+  const taints = node.spec?.taints;
+  if (!taints || taints.length === 0) return [];
+  return taints.filter(
     (taint) =>
       (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') &&
       !tolerations.some((t) => tolerationToleratesTaint(t, taint)),
   );
 }
+
+/** The three answers §3.2 can give, frozen and shared: a pass over many nodes allocates none. */
+const NONE: NodeShouldRun = Object.freeze({ shouldRun: false, shouldContinueRunning: false });
+const KEEP: NodeShouldRun = Object.freeze({ shouldRun: false, shouldContinueRunning: true });
+const RUN: NodeShouldRun = Object.freeze({ shouldRun: true, shouldContinueRunning: true });
 
 /**
  * Whether `node` should run a pod of `daemonSet` (docs/reference/daemonset.md §3.2, rows top to bottom):
@@ -90,22 +98,31 @@ export function untoleratedTaints(node: Node, tolerations: readonly Toleration[]
  * Example: a node tainted `aaa=bbb:NoSchedule` and a template without tolerations gives
  * `{shouldRun: false, shouldContinueRunning: true}`; without the taint `{true, true}`. A
  * cordoned node (`node.kubernetes.io/unschedulable:NoSchedule`) is tolerated by default (§3.4).
+ * The answer is a frozen object.
  */
 export function nodeShouldRunDaemonPod(node: Node, daemonSet: DaemonSet): NodeShouldRun {
+  return daemonNodeDecider(daemonSet)(node);
+}
+
+/**
+ * {@link nodeShouldRunDaemonPod} for one DaemonSet over many nodes: the template's effective
+ * tolerations (§3.1) are worked out once, when the decider is made, instead of once per node.
+ *
+ * Example: `const decide = daemonNodeDecider(ds); nodes.map(decide)`.
+ */
+export function daemonNodeDecider(daemonSet: DaemonSet): (node: Node) => NodeShouldRun {
   const podSpec = daemonSet.spec?.template?.spec;
-  const nodeName = node.metadata?.name ?? '';
-  if (podSpec?.nodeName && podSpec.nodeName !== nodeName) {
-    return { shouldRun: false, shouldContinueRunning: false }; // R1
-  }
-  if (!nodeSatisfiesRequiredConstraints(node, podSpec)) {
-    return { shouldRun: false, shouldContinueRunning: false }; // R2
-  }
-  const untolerated = untoleratedTaints(node, effectiveDaemonTolerations(podSpec));
-  if (untolerated.length > 0) {
-    // R3
-    return { shouldRun: false, shouldContinueRunning: !untolerated.some((t) => t.effect === 'NoExecute') };
-  }
-  return { shouldRun: true, shouldContinueRunning: true }; // R4
+  const tolerations = effectiveDaemonTolerations(podSpec);
+  return (node) => {
+    if (podSpec?.nodeName && podSpec.nodeName !== (node.metadata?.name ?? '')) return NONE; // R1
+    if (!nodeSatisfiesRequiredConstraints(node, podSpec)) return NONE; // R2
+    const untolerated = untoleratedTaints(node, tolerations);
+    if (untolerated.length > 0) {
+      // R3
+      return untolerated.some((t) => t.effect === 'NoExecute') ? NONE : KEEP;
+    }
+    return RUN; // R4
+  };
 }
 
 /**

@@ -27,7 +27,7 @@ import { isEmptySelector } from './coreShim';
 import { refreshInPlaceStates } from './inplace';
 import { manage } from './manage';
 import { claimDaemonPods, getNodesToDaemonPods } from './nodePods';
-import { type NodeShouldRun, nodeShouldRunDaemonPod } from './nodeShouldRun';
+import { daemonNodeDecider, type NodeShouldRun } from './nodeShouldRun';
 import { templateGeneration } from './predicates';
 import { cleanupHistory, constructHistory } from './revisions';
 import { rollingUpdate } from './rollingUpdate';
@@ -120,6 +120,7 @@ export function reconcileDaemonSet(
         OBSERVED_LISTS,
         (i) => (i.daemonSet?.metadata ? refOf(i.daemonSet) : undefined),
         (i) => reconcileDistinct(i, options),
+        options?.structureCache,
       ),
   );
 }
@@ -166,10 +167,11 @@ function reconcileDistinct(
   const nodes = input.nodes ?? [];
   const nodesByName = new Map<string, Node>();
   const shouldRun = new Map<string, NodeShouldRun>();
+  const decide = daemonNodeDecider(ds); // §3
   for (const node of nodes) {
     const name = node.metadata?.name ?? '';
     nodesByName.set(name, node);
-    shouldRun.set(name, nodeShouldRunDaemonPod(node, ds));
+    shouldRun.set(name, decide(node));
   }
   const actions: Action[] = [];
   const claimed = claimDaemonPods(ds, input.pods ?? []);
@@ -191,8 +193,9 @@ function reconcileDistinct(
       })
     : claimed.pods;
 
-  const takenNames = new Set<string>();
-  for (const p of input.pods ?? []) if (p.metadata?.name) takenNames.add(p.metadata.name);
+  // The namespace's pod names, which a new pod's name must avoid (§6): gathered on first use,
+  // as most reconciles create no pod.
+  let takenNames: Set<string> | undefined;
   const ctx: SyncContext = {
     inPlaceCache: createInPlaceCache(),
     ds,
@@ -204,7 +207,13 @@ function reconcileDistinct(
     nodesByName,
     shouldRun,
     view: getNodesToDaemonPods(pods),
-    takenNames,
+    get takenNames() {
+      if (takenNames === undefined) {
+        takenNames = new Set();
+        for (const p of input.pods ?? []) if (p.metadata?.name) takenNames.add(p.metadata.name);
+      }
+      return takenNames;
+    },
     createdNames: new Set(),
     actions,
     requeue: [],
@@ -222,8 +231,13 @@ function reconcileDistinct(
   if (strategy?.type === 'RollingUpdate' && strategy.rollingUpdate?.paused !== true) {
     rollingUpdate(ctx, { current: plan.current, old: plan.old }); // §7
   }
-  const remainingPods: Pod[] = [];
-  for (const list of ctx.view.values()) remainingPods.push(...list);
+  // the pods left after this reconcile's writes, walked only when there is history to clean up
+  const view = ctx.view;
+  const remainingPods: Iterable<Pod> = {
+    *[Symbol.iterator]() {
+      for (const list of view.values()) yield* list;
+    },
+  };
   actions.push(...cleanupHistory(ds, plan.old, remainingPods)); // §12.5
 
   const status = calculateStatus({

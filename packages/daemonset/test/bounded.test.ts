@@ -4,7 +4,8 @@
 // nodes, and a sync the burst cut short asks to run again at once (`requeueAfterSeconds: 0`,
 // README "Differences").
 import type { DaemonSet } from '@kruise-ts/api';
-import { type Action, deepFreeze } from '@kruise-ts/core';
+import type { Action } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Node } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { reconcileDaemonSet } from '../src';

@@ -1,7 +1,7 @@
 // docs/reference/daemonset.md §7.1 budgets, §7.2 eligible nodes, §5.4 partition-limited creation,
 // §5.6 burst and `allowSurge` (§5).
 import type { IntOrString } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import {

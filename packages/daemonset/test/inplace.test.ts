@@ -1,6 +1,7 @@
 // docs/reference/daemonset.md §8 in-place update (InPlaceIfPossible) and §6 step 3.
 import type { DaemonSet } from '@kruise-ts/api';
-import { type Action, deepFreeze } from '@kruise-ts/core';
+import type { Action } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { newDaemonSetRevision, reconcileDaemonSet, revisionHash } from '../src';

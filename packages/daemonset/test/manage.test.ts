@@ -1,6 +1,7 @@
 // docs/reference/daemonset.md §5 manage phase, §6 pod template and §11 requeue, through reconcileDaemonSet.
 import type { DaemonSet } from '@kruise-ts/api';
-import { type Action, deepFreeze } from '@kruise-ts/core';
+import type { Action } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { reconcileDaemonSet } from '../src';

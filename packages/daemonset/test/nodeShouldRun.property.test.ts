@@ -1,5 +1,5 @@
 // Properties of docs/reference/daemonset.md §3 over random nodes (labels, taints) and templates.
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import fc from 'fast-check';
 import type { Taint, Toleration } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

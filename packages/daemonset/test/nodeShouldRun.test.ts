@@ -1,5 +1,5 @@
 // docs/reference/daemonset.md §3: which nodes should run a daemon pod.
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { NodeSelectorTerm, Taint } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { effectiveDaemonTolerations, nodeShouldRunDaemonPod } from '../src';

@@ -1,5 +1,5 @@
 // docs/reference/daemonset.md §4 (claiming, target node, oldest first) and §6 (the created pod).
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import {

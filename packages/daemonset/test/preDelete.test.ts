@@ -1,6 +1,6 @@
 // docs/reference/daemonset.md §9 lifecycle preDelete hook (docs/reference/core.md R3.2, R3.7).
 import type { DaemonSet } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { reconcileDaemonSet } from '../src';

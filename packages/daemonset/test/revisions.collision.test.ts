@@ -1,6 +1,6 @@
 // docs/reference/daemonset.md §12.3 name clashes of a new revision (core's resolveRevisionNameCollision
 // with data-only equality).
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { constructHistory, newDaemonSetRevision } from '../src';
 import { makeDaemonSet } from './helpers';

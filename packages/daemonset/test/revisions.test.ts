@@ -1,6 +1,6 @@
 // docs/reference/daemonset.md §12 revisions.
 import type { DaemonSet } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import { describe, expect, it } from 'vitest';
 import { cleanupHistory, constructHistory, newDaemonSetRevision, reconcileDaemonSet } from '../src';

@@ -1,6 +1,6 @@
 // docs/reference/daemonset.md §10 status and §11 requeue.
 import type { DaemonSet } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { reconcileDaemonSet } from '../src';

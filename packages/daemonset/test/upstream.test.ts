@@ -1,7 +1,7 @@
 // OpenKruise v1.8.2's own DaemonSet unit-test cases (testdata/upstream/daemonset),
 // one `it` per vector.
 import type { DaemonSet } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,7 +1,8 @@
 // docs/reference/daemonset.md §1.1/§1.3 validation, and "a reconcile of an invalid object returns the
 // errors with nothing destructive proposed".
 import type { DaemonSet, IntOrString } from '@kruise-ts/api';
-import { deepFreeze, formatFieldError } from '@kruise-ts/core';
+import { formatFieldError } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { reconcileDaemonSet, validateDaemonSet } from '../src';
 import { iso, makeDaemonSet, makeNode, makePod } from './helpers';

@@ -3,7 +3,9 @@
 // seeded random readiness. Old pods may "break" (never become ready again) — the world's
 // doing, not the controller's.
 import type { DaemonSet, DaemonSetStatus, KubeObject } from '@kruise-ts/api';
-import { type Action, applyActions, createRng, deepFreeze, type ReconcileResult } from '@kruise-ts/core';
+import { type Action, createRng, type ReconcileResult } from '@kruise-ts/core';
+import { applyActions } from '@kruise-ts/core/apply';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Node, Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { reconcileDaemonSet } from '../src';
