@@ -236,6 +236,22 @@ export function getInjectedList(annotations: Annotations): string[] {
   return v === '' ? [] : v.split(',').filter((s) => s !== '');
 }
 
+/**
+ * Whether `name` is one of the names in a pod's injected list: the same answer as
+ * `getInjectedList(annotations).includes(name)`, read from the comma-separated text in place
+ * (the controller asks it of every pod it lists).
+ */
+export function isInInjectedList(annotations: Annotations, name: string): boolean {
+  const text = annotations?.[ANNOTATION_SIDECARSET_INJECTED_LIST];
+  // an item never holds a comma, and empty items are dropped
+  if (!text || name === '' || name.includes(',')) return false;
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    const end = at + name.length;
+    if ((at === 0 || text[at - 1] === ',') && (end === text.length || text[end] === ',')) return true;
+  }
+  return false;
+}
+
 /** SS-4.7.3: the union of the existing list and `names`, sorted, comma-joined. */
 export function mergeInjectedList(annotations: Annotations, names: readonly string[]): string {
   return sortedSet([...getInjectedList(annotations), ...names]).join(',');

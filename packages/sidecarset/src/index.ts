@@ -29,6 +29,7 @@ export {
   validateSidecarConflict,
   validateSidecarSetPatchMetadataWhitelist,
 } from './conflict';
+export { SIDECARSET_KIND, sidecarSetDescriptor } from './descriptor';
 export type { EnqueueRequest, PodEvent } from './events';
 export { getPodMatchedSidecarSets, podEventEnqueue } from './events';
 export { encodeSidecarContainer } from './goEncoding';
@@ -102,4 +103,4 @@ export {
   updatePodSidecarSetHash,
   upgradePodSidecars,
 } from './update';
-export { validateSidecarSet, validateSidecarSetSpec } from './validate';
+export { validateSidecarSet, validateSidecarSetSpec } from './validation';

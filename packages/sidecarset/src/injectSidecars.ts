@@ -149,9 +149,10 @@ export function injectSidecars(
   // The boundary (docs/reference/core.md §10.1): the API server decodes a pod against its schema
   // before any webhook sees it, so a pod of the wrong shape is refused with its field errors; a
   // SidecarSet, namespace or revision of the wrong shape is skipped, as a reconcile skips it.
-  const podErrors = checkStructure('Pod', pod, { admission: true });
+  const cache = ctx?.structureCache;
+  const podErrors = checkStructure('Pod', pod, { admission: true, cache });
   if (podErrors.length > 0) return unchanged(pod, podErrors);
-  const screened = screenObservedInput({ ...ctx, sidecarSets }, INJECT_SHAPE);
+  const screened = screenObservedInput({ ...ctx, sidecarSets }, INJECT_SHAPE, cache);
   if (screened.errors.length > 0) return unchanged(pod, screened.errors);
   const { sidecarSets: sets, ...checkedCtx } = screened.input;
   return injectChecked(pod, sets, checkedCtx);

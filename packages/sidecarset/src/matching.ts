@@ -5,13 +5,19 @@ import { LABEL_NAMESPACE_NAME, type SidecarSet } from '@kruise-ts/api';
 import {
   compareStringsBytewise,
   isPodActive,
+  type LabelRequirement,
   labelSelectorAsRequirements,
   matchesLabelSelector,
   requirementMatches,
 } from '@kruise-ts/core';
 import type { Namespace, Pod } from 'kubernetes-types/core/v1.js';
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
-import { getInjectedList, getWorkingHotUpgradeContainers, hotUpgradeContainerNames } from './annotations';
+import {
+  getWorkingHotUpgradeContainers,
+  hotUpgradeContainerNames,
+  isInInjectedList,
+  sortedSet,
+} from './annotations';
 
 /** The index key of SidecarSets that apply to every namespace (SS-3.4). */
 export const CLUSTER_SCOPE_INDEX = 'clusterScope';
@@ -169,7 +175,7 @@ export function sidecarContainerNames(sidecarSet: SidecarSet): string[] {
     if (c.upgradeStrategy?.upgradeType === 'HotUpgrade') names.push(...hotUpgradeContainerNames(c.name));
     else names.push(c.name);
   }
-  return [...new Set(names)].sort(compareStringsBytewise);
+  return sortedSet(names);
 }
 
 /**
@@ -178,19 +184,23 @@ export function sidecarContainerNames(sidecarSet: SidecarSet): string[] {
  * entry for `X` in the working-container annotation.
  */
 export function isPodConsistentWithSidecarSet(pod: Pod, sidecarSet: SidecarSet): boolean {
-  const names = new Set<string>();
-  for (const c of pod.spec?.initContainers ?? []) names.add(c.name);
-  for (const c of pod.spec?.containers ?? []) names.add(c.name);
   let working: Record<string, string> | undefined;
   for (const c of sidecarSet.spec?.containers ?? []) {
     if (c.upgradeStrategy?.upgradeType === 'HotUpgrade') {
       const [a, b] = hotUpgradeContainerNames(c.name);
-      if (!names.has(a) || !names.has(b)) return false;
+      if (!podHasContainer(pod, a) || !podHasContainer(pod, b)) return false;
       working ??= getWorkingHotUpgradeContainers(pod.metadata?.annotations);
       if (!Object.hasOwn(working, c.name)) return false;
-    } else if (!names.has(c.name)) return false;
+    } else if (!podHasContainer(pod, c.name)) return false;
   }
   return true;
+}
+
+/** Whether the pod has an init container or a container named `name`. */
+function podHasContainer(pod: Pod, name: string): boolean {
+  for (const c of pod.spec?.initContainers ?? []) if (c.name === name) return true;
+  for (const c of pod.spec?.containers ?? []) if (c.name === name) return true;
+  return false;
 }
 
 /**
@@ -237,12 +247,17 @@ export function getMatchingPods(
   const out: Pod[] = [];
   for (const pod of pods) {
     if (scope && !scope.has(pod.metadata?.namespace || 'default')) continue;
-    const labels = pod.metadata?.labels ?? {};
-    if (!reqs.every((r) => requirementMatches(r, labels))) continue;
+    if (!matchesAll(reqs, pod.metadata?.labels ?? {})) continue;
     if (!isActivePod(pod)) continue;
-    if (!getInjectedList(pod.metadata?.annotations).includes(name)) continue;
+    if (!isInInjectedList(pod.metadata?.annotations, name)) continue;
     if (!isPodConsistentWithSidecarSet(pod, sidecarSet)) continue;
     out.push(pod);
   }
   return out;
+}
+
+/** Whether `labels` satisfy every requirement of a converted selector. */
+function matchesAll(reqs: readonly LabelRequirement[], labels: Readonly<Record<string, string>>): boolean {
+  for (const r of reqs) if (!requirementMatches(r, labels)) return false;
+  return true;
 }

@@ -63,6 +63,12 @@ export function isSidecarContainerUpdateCompleted(
 
 const DIGEST = /^(.+)@(sha256:[0-9a-fA-F]+)$/;
 
+/** A digest reference `<repository>@sha256:<hex>` split in its two parts; `undefined` for any other image. */
+function digestParts(image: string): RegExpExecArray | undefined {
+  // every digest reference holds this text, and most images are tags: they stop here
+  return image.includes('@sha256:') ? (DIGEST.exec(image) ?? undefined) : undefined;
+}
+
 /**
  * SS-5.5.3 *state-consistent(pod, names)*: container and status counts must be equal; `names`
  * empty means all of S's sidecar names. If any considered spec image is not a digest reference
@@ -74,18 +80,20 @@ export function isPodStateConsistent(pod: Pod, sidecarSet: SidecarSet, names?: I
   const specs = pod.spec?.containers ?? [];
   const statuses = pod.status?.containerStatuses ?? [];
   if (specs.length !== statuses.length) return false;
-  let set = new Set(names ?? []);
-  if (set.size === 0) set = new Set(sidecarContainerNames(sidecarSet));
-  const considered = specs.filter((c) => set.has(c.name));
-  if (considered.some((c) => !DIGEST.test(c.image ?? ''))) {
-    return isSidecarContainerUpdateCompleted(pod, [sidecarSet.metadata?.name ?? ''], set);
+  let wanted: readonly string[] = names === undefined ? [] : Array.isArray(names) ? names : [...names];
+  if (wanted.length === 0) wanted = sidecarContainerNames(sidecarSet);
+  for (const c of specs) {
+    if (wanted.includes(c.name) && digestParts(c.image ?? '') === undefined) {
+      return isSidecarContainerUpdateCompleted(pod, [sidecarSet.metadata?.name ?? ''], wanted);
+    }
   }
-  for (const c of considered) {
+  for (const c of specs) {
+    if (!wanted.includes(c.name)) continue;
     const st = statuses.find((s) => s.name === c.name);
     if (!st) return false;
     const id = (st.imageID ?? '').replace(/^[a-zA-Z0-9+.-]*:\/\//, '');
-    const a = DIGEST.exec(c.image ?? '');
-    const b = DIGEST.exec(id);
+    const a = digestParts(c.image ?? '');
+    const b = digestParts(id);
     if (!a || !b || a[1] !== b[1] || a[2] !== b[2]) return false;
   }
   return true;
@@ -138,15 +146,17 @@ export function podUpgradability(
 }
 
 /**
- * A memo of the predicates above for one SidecarSet during one round: pods are keyed by object
- * identity, so the status (SS-5.4) and the selection (SS-5.6) read each pod's annotations once.
- * Created per call; it holds no state between calls.
+ * The predicates above for one SidecarSet during one round, with what they need from S worked
+ * out once (its sidecar container names) and the pods' hash annotations read through one
+ * {@link SidecarSetAnnotationCache}, so the status (SS-5.4) and the selection (SS-5.6) parse each
+ * distinct annotation text once. Each answer is computed when asked: the predicates cost a few
+ * property reads per pod, less than remembering them would. Created per call; it holds no state
+ * between calls.
  */
 export class PodFacts {
-  private readonly memo = new Map<
-    Pod,
-    { updated?: boolean; consistent?: boolean; ready?: boolean; up?: Upgradability }
-  >();
+  /** S's sidecar container names (SS-5.5.2). */
+  private readonly sidecarNames: readonly string[];
+
   /**
    * `cache` reads the pods' hash annotations (SS-4.7.2) once per distinct text; a fresh one per
    * round when the caller keeps none (pods injected together share one text).
@@ -154,42 +164,27 @@ export class PodFacts {
   constructor(
     readonly sidecarSet: SidecarSet,
     private readonly cache: SidecarSetAnnotationCache = new SidecarSetAnnotationCache(),
-  ) {}
-
-  private entry(pod: Pod) {
-    let e = this.memo.get(pod);
-    if (!e) {
-      e = {};
-      this.memo.set(pod, e);
-    }
-    return e;
+  ) {
+    this.sidecarNames = sidecarContainerNames(sidecarSet);
   }
 
   /** SS-5.5.1. */
   updated(pod: Pod): boolean {
-    const e = this.entry(pod);
-    e.updated ??= isPodSidecarUpdated(this.sidecarSet, pod, this.cache);
-    return e.updated;
+    return isPodSidecarUpdated(this.sidecarSet, pod, this.cache);
   }
 
   /** SS-5.5.3 over all sidecar names. */
   consistent(pod: Pod): boolean {
-    const e = this.entry(pod);
-    e.consistent ??= isPodStateConsistent(pod, this.sidecarSet);
-    return e.consistent;
+    return isPodStateConsistent(pod, this.sidecarSet, this.sidecarNames);
   }
 
   /** SS-5.5.5. */
   sidecarReady(pod: Pod): boolean {
-    const e = this.entry(pod);
-    e.ready ??= isSidecarReady(pod, this.sidecarSet);
-    return e.ready;
+    return isSidecarReady(pod, this.sidecarSet);
   }
 
   /** SS-5.5.2. */
   upgradability(pod: Pod): Upgradability {
-    const e = this.entry(pod);
-    e.up ??= podUpgradability(pod, this.sidecarSet, this.cache);
-    return e.up;
+    return podUpgradability(pod, this.sidecarSet, this.cache);
   }
 }

@@ -21,6 +21,7 @@ import {
   withWellFormedInput,
 } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
+import { SidecarSetAnnotationCache } from './annotationCache';
 import { registerLatestRevision, truncateHistory } from './history';
 import { getMatchingPods } from './matching';
 import { PodFacts } from './predicates';
@@ -34,7 +35,7 @@ import {
   setUpgradableCondition,
   upgradePodSidecars,
 } from './update';
-import { validateSidecarSet } from './validate';
+import { validateSidecarSet } from './validation';
 
 /** The reference of the SidecarSet itself (events, status). */
 export function sidecarSetRef(ss: SidecarSet): ObjectRef {
@@ -102,6 +103,7 @@ export function reconcileSidecarSet(
         OBSERVED_LISTS,
         (i) => sidecarSetRef(i.sidecarSet),
         (i) => reconcileDistinct(i, options),
+        options?.structureCache,
       ),
   );
 }
@@ -180,7 +182,9 @@ function reconcileDistinct(
 
   // §5.1 step 3 (SS-5.4)
   const latestName = reg.latest.metadata?.name ?? '';
-  const facts = new PodFacts(ss, options.annotationCache);
+  // without a cache from the caller, one for this round: pods injected together share one text
+  const annotationCache = options.annotationCache ?? new SidecarSetAnnotationCache();
+  const facts = new PodFacts(ss, annotationCache);
   const status = calculateSidecarSetStatus(ss, matched, latestName, reg.collisionCount, facts);
   if (statusNeedsWrite(ss.status, status)) {
     actions.push({ verb: 'updateStatus', target: ref, status, reason: Reasons.UpdateStatus });
@@ -206,13 +210,16 @@ function reconcileDistinct(
   // §5.1 steps 6–9
   const us = ss.spec?.updateStrategy ?? {};
   if (us.type !== 'NotUpdate' && status.updatedPods < status.matchedPods && !us.paused) {
-    const current = matched.map((p) => work.get(p)?.copy ?? p);
-    const original = new Map(current.map((c, i) => [c, matched[i]] as const));
+    // the selection sees the flipped copies; `original` leads a copy back to the listed pod
+    const current = work.size === 0 ? matched : matched.map((p) => work.get(p)?.copy ?? p);
+    const original = new Map<Pod, Pod>();
+    for (const [pod, w] of work) original.set(w.copy, pod);
     const next = getNextUpgradePods(ss, current, facts);
-    for (const p of next.notUpgradable) setUpgradableCondition(workOf(original.get(p)!).copy, ss, false, now);
+    for (const p of next.notUpgradable)
+      setUpgradableCondition(workOf(original.get(p) ?? p).copy, ss, false, now);
     for (const p of next.upgrade) {
-      const w = workOf(original.get(p)!);
-      upgradePodSidecars(w.copy, ss, now, latestName);
+      const w = workOf(original.get(p) ?? p);
+      upgradePodSidecars(w.copy, ss, now, latestName, annotationCache);
       const err = applyPatchPodMetadata(w.copy, ss);
       if (err !== undefined) {
         actions.push({

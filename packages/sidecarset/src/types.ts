@@ -31,6 +31,13 @@ export interface InjectSidecarsContext {
   requestNamespace?: string;
   /** SS-4.1.2: only CREATE injects; UPDATE returns the pod unchanged. Default CREATE. */
   operation?: 'CREATE' | 'UPDATE';
+  /**
+   * Remembers what the structural check at the webhook's entry has already compiled and checked
+   * (`createStructureCache()` from `@kruise-ts/api`): a webhook server keeps one for its life, so
+   * the schemas are compiled once and the SidecarSets it lists are checked once rather than on
+   * every pod. Optional: without it the answer is the same, only slower.
+   */
+  structureCache?: StructureCache;
 }
 
 /** The result of `injectSidecars`. */

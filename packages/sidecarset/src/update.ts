@@ -12,6 +12,7 @@ import {
 } from '@kruise-ts/api';
 import { goJsonStringify, isPodReady } from '@kruise-ts/core';
 import type { Container, Pod, PodCondition, PodStatus } from 'kubernetes-types/core/v1.js';
+import { SidecarSetAnnotationCache } from './annotationCache';
 import {
   encodeSidecarSetUpdateStates,
   encodeUpgradeSpecMap,
@@ -86,7 +87,9 @@ function recordUpdateState(pod: Pod, sidecarSet: SidecarSet, changed: readonly s
  * hash, sidecarSetName, sidecarList: sorted names of S's containers plus native-sidecar init
  * containers, controllerRevision: latestRevision}`; other entries are kept. A legacy-format
  * annotation is converted, and then the without-image annotation is rewritten into the object
- * format too; otherwise the without-image annotation is left untouched.
+ * format too; otherwise the without-image annotation is left untouched. `cache` parses each
+ * distinct annotation text once (a controller round passes its own to every pod it updates);
+ * without one the text is parsed here, with the same result.
  *
  * Example (upstream `TestUpdatePodSidecarSetHash`): `{"test-sidecarset": "aaa"}` with S hash `bbb`
  * → `{"test-sidecarset":{"updateTimestamp":…,"hash":"bbb","sidecarSetName":"test-sidecarset",
@@ -97,11 +100,12 @@ export function updatePodSidecarSetHash(
   sidecarSet: SidecarSet,
   now: string,
   latestRevision?: string,
+  cache: SidecarSetAnnotationCache = new SidecarSetAnnotationCache(),
 ): Annotations {
   const ann: Annotations = Object.assign({}, annotations);
   const name = sidecarSet.metadata?.name ?? '';
   const parsed = ann[ANNOTATION_SIDECARSET_HASH]
-    ? parseUpgradeSpecMap(ann[ANNOTATION_SIDECARSET_HASH])
+    ? cache.upgradeSpecMap(ann[ANNOTATION_SIDECARSET_HASH])
     : undefined;
   const entries: Record<string, SidecarSetUpgradeSpec> = Object.assign({}, parsed?.entries);
   const list = sortedSet([
@@ -154,13 +158,15 @@ export function hotUpgradeTarget(pod: Pod, sidecarSet: SidecarSet, base: string,
  * sidecar's image when it differs. Hot sidecar `X`: the target (SS-5.8.2) gets the image unless
  * the other container of the pair already runs it; the target becomes the working container,
  * `version.…/<target>` = S's resourceVersion, `versionalt.…/<target>` = the old
- * `version.…/<other>`, `versionalt.…/<other>` = S's resourceVersion.
+ * `version.…/<other>`, `versionalt.…/<other>` = S's resourceVersion. `cache` is passed on to
+ * {@link updatePodSidecarSetHash}.
  */
 export function upgradePodSidecars(
   pod: Pod,
   sidecarSet: SidecarSet,
   now: string,
   latestRevision?: string,
+  cache?: SidecarSetAnnotationCache,
 ): string[] {
   const ann = annotationsOf(pod);
   const changed: string[] = [];
@@ -189,7 +195,7 @@ export function upgradePodSidecars(
     ann[`${ANNOTATION_PREFIX_SIDECARSET_VERSION_ALT}${other}`] = rv;
     changed.push(target);
   }
-  Object.assign(ann, updatePodSidecarSetHash(ann, sidecarSet, now, latestRevision));
+  Object.assign(ann, updatePodSidecarSetHash(ann, sidecarSet, now, latestRevision, cache));
   recordUpdateState(pod, sidecarSet, changed, now);
   return changed;
 }

@@ -1,7 +1,8 @@
 // A SidecarSet reconcile's work is bounded by the pods it observed (docs/architecture.md
 // principle 6): it creates and deletes no pods, and a `maxUnavailable` or `partition` of
 // 2,147,483,647 asks for no more pod updates than there are matched pods.
-import { type Action, deepFreeze } from '@kruise-ts/core';
+import type { Action } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { reconcileInput } from '../bench/fixture';
 import { reconcileSidecarSet } from '../src/index';

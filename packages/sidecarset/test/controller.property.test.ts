@@ -2,7 +2,8 @@
 // exceptions: maxUnavailable (not-ready candidates are free, SS-5.6.4), partition (SS-5.6.3),
 // only sidecar images change (SS-5.7.1), and convergence.
 import type { SidecarSet } from '@kruise-ts/api';
-import { applyMergePatch, deepFreeze } from '@kruise-ts/core';
+import { applyMergePatch } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import fc from 'fast-check';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

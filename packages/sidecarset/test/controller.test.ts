@@ -1,7 +1,7 @@
 // docs/reference/sidecarset.md §5: the controller's worked examples (SS-5.3.2, SS-5.6.3/4, SS-5.8.4)
 // and one test per rule.
 import type { SidecarSet } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,7 +1,7 @@
 // SS-5.3.2 name clashes of a new SidecarSet revision (core's chooseUpdateRevision with the
 // kruise namespace as the names taken and Go's EqualRevision).
 import type { SidecarSet } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import { describe, expect, it } from 'vitest';
 import { defaultSidecarSetThenHash, newSidecarSetRevision, registerLatestRevision } from '../src/index';

@@ -1,6 +1,6 @@
 // Properties of injectSidecars (docs/reference/sidecarset.md §4), each with the spec's own exceptions.
 import type { SidecarSet } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import fc from 'fast-check';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

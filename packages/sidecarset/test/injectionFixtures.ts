@@ -1,6 +1,6 @@
 // Shared fixtures of the injection tests: the pod and SidecarSets of docs/reference/sidecarset.md §4.8.
 import type { SidecarSet } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { injectSidecars } from '../src/index';
 import { pod, sidecarSet } from './helpers';

@@ -1,7 +1,8 @@
 // reconcileSidecarSet on observed lists that name one object twice: the reconcile answers as if
 // each object were listed once, plus one DuplicateObserved Warning event (core dedupeObserved).
 import type { SidecarSet } from '@kruise-ts/api';
-import { type Action, DUPLICATE_OBSERVED_REASON, deepFreeze } from '@kruise-ts/core';
+import { type Action, DUPLICATE_OBSERVED_REASON } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { defaultSidecarSetThenHash, reconcileSidecarSet } from '../src/index';

@@ -2,7 +2,9 @@
 // API objects; each round runs reconcileSidecarSet and applies its actions with core's
 // in-memory API server (applyActions), like the simulator would.
 import type { KubeObject, SidecarSet, SidecarSetStatus } from '@kruise-ts/api';
-import { applyActions, deepFreeze, type ReconcileResult } from '@kruise-ts/core';
+import type { ReconcileResult } from '@kruise-ts/core';
+import { applyActions } from '@kruise-ts/core/apply';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { reconcileSidecarSet } from '../src/index';

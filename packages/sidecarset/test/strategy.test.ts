@@ -1,6 +1,6 @@
 // docs/reference/sidecarset.md SS-5.6: the selection of one round — partition and maxUnavailable
 // examples, priority, the update selector.
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { getNextUpgradePods, sidecarSetMaxUnavailable, sidecarSetPartition } from '../src/index';
 import { expandPods, loadCases } from './helpers';

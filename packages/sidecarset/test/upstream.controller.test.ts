@@ -1,6 +1,6 @@
 // Upstream cases of the controller side (testdata/upstream/sidecarset/): pod selection,
 // multi-round reconcile scenarios, revision history, and the pod event handler.
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import { describe, expect, it } from 'vitest';
 import { expectKnownFields } from '../../../test/support/cases';

@@ -4,11 +4,11 @@
 import type { SidecarSet } from '@kruise-ts/api';
 import {
   comparePriority,
-  deepFreeze,
   getScatterTerms,
   scatterPodsByRule,
   sortUpdateIndexesByScatter,
 } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import {

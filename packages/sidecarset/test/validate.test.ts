@@ -1,6 +1,7 @@
 // docs/reference/sidecarset.md §1.2, §2 and §6: defaulting + hashes, and one test per validation rule.
 import type { SidecarSet } from '@kruise-ts/api';
-import { canonicalQuantity, deepFreeze, formatFieldError } from '@kruise-ts/core';
+import { canonicalQuantity, formatFieldError } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ConfigMap, Namespace } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import {
