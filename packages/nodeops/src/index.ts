@@ -12,6 +12,7 @@ export * from './cron/parse';
 export * from './cron/zone';
 export * from './crr/reconcile';
 export * from './crr/validation';
+export * from './descriptors/index';
 export * from './imagelistpulljob/reconcile';
 export * from './imagepulljob/reconcile';
 export * from './imagepulljob/secrets';

@@ -2,11 +2,8 @@
 // Go-compatible number parsing and formatting, owner references, object keys and the
 // seeded jitter the specs ask for (docs/reference/daemon.md §11 items 1–2).
 import type { KubeObject } from '@kruise-ts/api';
-import { canonicalJSON, createRng, parseTime, type Rng } from '@kruise-ts/core';
+import { canonicalJSON, createRng, type Now, parseTime, type Rng, toRFC3339 } from '@kruise-ts/core';
 import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
-
-/** `now` as accepted by every reconcile: an RFC 3339 string or a Date. */
-export type Now = string | Date;
 
 /** Epoch milliseconds of `now`, or `undefined` when it is not a valid time. */
 export function nowMillis(now: Now): number | undefined {
@@ -23,7 +20,7 @@ export function timeMillis(s: string | null | undefined): number | undefined {
  * Example: `rfc3339(Date.parse('2024-01-01T00:00:00.900Z'))` → `"2024-01-01T00:00:00Z"`.
  */
 export function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return toRFC3339(new Date(ms));
 }
 
 /** Structural equality of JSON values (key order ignored, `undefined` members dropped). */

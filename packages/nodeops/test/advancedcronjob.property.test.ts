@@ -1,7 +1,7 @@
 // A small world for AdvancedCronJob: children run for random durations and finish successfully
 // or not; the ACJ is reconciled at random times (and at its requeue times) and its actions applied.
 import type { AdvancedCronJob, ConcurrencyPolicy, KubeObject } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyChild } from '../src/advancedcronjob/children';

@@ -1,5 +1,6 @@
 import type { AdvancedCronJob, KubeObject } from '@kruise-ts/api';
-import { type CreateAction, type DeleteAction, deepFreeze } from '@kruise-ts/core';
+import type { CreateAction, DeleteAction } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import {
   advancedCronJobForChildEvent,

@@ -1,5 +1,6 @@
 import { type AdvancedCronJob, setDefaultsAdvancedCronJob } from '@kruise-ts/api';
-import { deepFreeze, formatFieldError } from '@kruise-ts/core';
+import { formatFieldError } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { validateAdvancedCronJob } from '../src/advancedcronjob/validation';
 import { acj, ilpjTemplate } from './fixtures';

@@ -1,4 +1,4 @@
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { controllerSchedule, findDueSlot } from '../src/advancedcronjob/schedule';
 import { parseGoDuration } from '../src/cron/duration';

@@ -1,5 +1,6 @@
 import { type ContainerRecreateRequest, setDefaultsContainerRecreateRequest } from '@kruise-ts/api';
-import { deepFreeze, type PatchAction, type UpdateStatusAction } from '@kruise-ts/core';
+import type { PatchAction, UpdateStatusAction } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,6 @@
 import type { ImageListPullJob, ImagePullJob } from '@kruise-ts/api';
-import { type CreateAction, deepFreeze } from '@kruise-ts/core';
+import type { CreateAction } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { listJobTemplateHash, reconcileImageListPullJob } from '../src/imagelistpulljob/reconcile';
 import { at, ilpj, T0, verbs } from './fixtures';

@@ -1,7 +1,8 @@
 // A small world: one ImagePullJob, N NodeImages, and a fake daemon that reports pulls with random
 // delays and outcomes. The job is reconciled at random times and its actions applied.
 import type { ImagePullJob, ImagePullJobStatus, KubeObject, NodeImage } from '@kruise-ts/api';
-import { applyActions, deepFreeze } from '@kruise-ts/core';
+import { applyActions } from '@kruise-ts/core/apply';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reconcileImagePullJob } from '../src/imagepulljob/reconcile';

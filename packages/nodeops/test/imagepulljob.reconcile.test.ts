@@ -1,5 +1,6 @@
 import type { ImagePullJob, NodeImage } from '@kruise-ts/api';
-import { createRng, deepFreeze, type UpdateAction } from '@kruise-ts/core';
+import { createRng, type UpdateAction } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Namespace, Secret } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { reconcileImagePullJob } from '../src/imagepulljob/reconcile';

@@ -1,5 +1,5 @@
 import { type ImageListPullJob, setDefaultsImageListPullJob, setDefaultsImagePullJob } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { jobParallelism } from '../src/imagepulljob/spread';
 import { validateImageListPullJob, validateImagePullJob } from '../src/imagepulljob/validation';

@@ -1,5 +1,6 @@
 import { type NodeImage, type NodeImageStatus, setDefaultsNodeImage } from '@kruise-ts/api';
-import { deepFreeze, type EventAction, type UpdateAction, type UpdateStatusAction } from '@kruise-ts/core';
+import type { EventAction, UpdateAction, UpdateStatusAction } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { reconcileNodeImage } from '../src/nodeimage/reconcile';
 import { validateNodeImage } from '../src/nodeimage/validation';

@@ -1,6 +1,7 @@
 // The README's snippet, kept runnable.
 import type { AdvancedCronJob, ImageListPullJob, ImagePullJob, KubeObject, NodeImage } from '@kruise-ts/api';
-import { applyActions, type UpdateAction } from '@kruise-ts/core';
+import type { UpdateAction } from '@kruise-ts/core';
+import { applyActions } from '@kruise-ts/core/apply';
 import { describe, expect, it } from 'vitest';
 import { reconcileAdvancedCronJob, reconcileImageListPullJob, reconcileImagePullJob } from '../src/index';
 

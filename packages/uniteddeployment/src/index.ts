@@ -3,6 +3,7 @@
 
 export * from './adaptive';
 export * from './allocator';
+export * from './descriptor';
 export { canonicalJson } from './json';
 export * from './manage';
 export * from './observe';

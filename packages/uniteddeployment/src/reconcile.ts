@@ -145,6 +145,7 @@ export function reconcileUnitedDeployment(
         OBSERVED_LISTS,
         (i) => (i.unitedDeployment?.metadata ? refOf(i.unitedDeployment) : undefined),
         reconcileDistinct,
+        options?.structureCache,
       ),
   );
 }

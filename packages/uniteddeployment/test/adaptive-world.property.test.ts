@@ -2,7 +2,7 @@
 // subset whose pods stay unschedulable, and flow back (up to its minimum) once it recovers. Runs the
 // reconcile in a tiny world: a CloneSet-like workload controller and a per-zone capacity scheduler.
 import type { KubeObject } from '@kruise-ts/api';
-import { applyActions } from '@kruise-ts/core';
+import { applyActions } from '@kruise-ts/core/apply';
 import fc from 'fast-check';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';

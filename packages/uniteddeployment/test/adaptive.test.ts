@@ -2,7 +2,7 @@
 // plus the upstream vectors of unschedulable-status.json.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,6 +1,6 @@
 // fast-check properties of the allocation (docs/reference/uniteddeployment.md §4) and of the reconcile's
 // independence from input order.
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

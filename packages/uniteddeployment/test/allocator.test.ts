@@ -1,5 +1,5 @@
 // Spec examples of docs/reference/uniteddeployment.md §3 (parsing) and §4 (allocation).
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import {
   type AllocatableSubset,

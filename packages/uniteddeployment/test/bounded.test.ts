@@ -1,7 +1,8 @@
 // A UnitedDeployment reconcile's work is bounded by its topology and the objects it observed
 // (docs/architecture.md principle 6): it creates no pods, only one workload per subset, and the
 // replica math (§4) is arithmetic on the total — 2,147,483,647 replicas cost what 3 do.
-import { type Action, deepFreeze } from '@kruise-ts/core';
+import type { Action } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { allocateSubsetReplicas, reconcileUnitedDeployment } from '../src/index';
 import { makeUD, NOW } from './fixtures';

@@ -2,7 +2,8 @@
 // entry provides: the UnitedDeployment is valid and its subset workloads carry the claim
 // templates and the mount as written, for the subset kind's own validation (CloneSet, Advanced
 // StatefulSet: core validatePodTemplateBasics counts claim templates as volumes) to accept.
-import { deepFreeze, validatePodTemplateBasics } from '@kruise-ts/core';
+import { validatePodTemplateBasics } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import {
   reconcileUnitedDeployment,

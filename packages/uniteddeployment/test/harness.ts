@@ -1,7 +1,8 @@
 // Test harness for the reconcile tests: an object list acting as the cluster, changed with core's
 // applyActions (the API-server model), and a loop running reconciles until they settle.
 import type { KubeObject } from '@kruise-ts/api';
-import { type Action, applyActions } from '@kruise-ts/core';
+import type { Action } from '@kruise-ts/core';
+import { applyActions } from '@kruise-ts/core/apply';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import {

@@ -1,7 +1,8 @@
 // reconcileUnitedDeployment on observed lists that name one object twice: the reconcile answers
 // as if each object were listed once, plus one DuplicateObserved Warning event (core
 // dedupeObserved).
-import { type Action, DUPLICATE_OBSERVED_REASON, deepFreeze } from '@kruise-ts/core';
+import { type Action, DUPLICATE_OBSERVED_REASON } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { reconcileUnitedDeployment } from '../src/index';
 import { makeUD, NOW } from './fixtures';

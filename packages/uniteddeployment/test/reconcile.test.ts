@@ -1,6 +1,7 @@
 // reconcileUnitedDeployment (docs/reference/uniteddeployment.md §2, §5.4, §7, §8, §10, §11).
 import type { KubeObject } from '@kruise-ts/api';
-import { type Action, deepFreeze } from '@kruise-ts/core';
+import type { Action } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import { describe, expect, it } from 'vitest';
 import {

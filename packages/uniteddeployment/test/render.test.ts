@@ -1,7 +1,7 @@
 // §6, §7.4–§7.9 and §8 of docs/reference/uniteddeployment.md: partitions, rendering, affinity, tolerations,
 // the subset patch, the stuck-pod workaround and observed partitions.
 import type { KubeObject } from '@kruise-ts/api';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,6 @@
 // §9 (revisions) and §10 (status helpers) of docs/reference/uniteddeployment.md.
-import { type Action, deepFreeze } from '@kruise-ts/core';
+import type { Action } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,7 +1,7 @@
 // Upstream cases: testdata/upstream/uniteddeployment/allocator.json (§3, §4).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { expectKnownFields } from '../../../test/support/cases';
 import { allocateSubsetReplicas } from '../src/index';

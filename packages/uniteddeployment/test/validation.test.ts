@@ -1,5 +1,5 @@
 // validateUnitedDeployment (docs/reference/uniteddeployment.md §1.4, rules 1–7).
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { type UnitedDeploymentObject, validateUnitedDeployment } from '../src/index';
 import { makeUD } from './fixtures';

@@ -1,0 +1,34 @@
+// The ImageListPullJob controller as every shell drives it (docs/reference/daemon.md §6.2): one
+// child ImagePullJob per image; it reads the ImagePullJobs of its namespace, and a child's change
+// enqueues it through the child's controller ownerReference (no `enqueueFor`).
+import { type ImageListPullJob, setDefaultsImageListPullJob } from '@kruise-ts/api';
+import type { ControllerDescriptor } from '@kruise-ts/core';
+import { resolveFeatureGates } from '@kruise-ts/core';
+import { reconcileImageListPullJob } from '../imagelistpulljob/reconcile';
+import { validateImageListPullJob } from '../imagepulljob/validation';
+import { IMAGE_LIST_PULL_JOB_KIND, IMAGE_PULL_JOB_KIND } from './kinds';
+
+/**
+ * `imagelistpulljob-controller` (operator.md §3.5; needs `KruiseDaemon` and `ImagePullJobGate`).
+ */
+export const imageListPullJobDescriptor: ControllerDescriptor<ImageListPullJob> = {
+  name: 'imagelistpulljob-controller',
+  primary: IMAGE_LIST_PULL_JOB_KIND,
+  secondary: [IMAGE_PULL_JOB_KIND],
+  enabled: (g) => {
+    const gates = resolveFeatureGates(g);
+    return gates.KruiseDaemon && gates.ImagePullJobGate;
+  },
+  readSet: (job, reader) => [job, ...reader.ownedBy(IMAGE_PULL_JOB_KIND, job.metadata.uid ?? '')],
+  reconcile: (imageListPullJob, reader, now, state) =>
+    reconcileImageListPullJob({
+      imageListPullJob,
+      imagePullJobs: [...reader.list(IMAGE_PULL_JOB_KIND, imageListPullJob.metadata.namespace)],
+      now,
+      controllerState: state,
+    }),
+  admission: {
+    default: (job, env) => setDefaultsImageListPullJob(job, { old: env.old }),
+    validate: (job, env) => validateImageListPullJob(job, env.old),
+  },
+};
