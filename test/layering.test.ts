@@ -1,5 +1,5 @@
-// The layering of docs/architecture.md, checked: api <- core <- each controller <- sim, operator
-// <- cli; the daemon on api and core alone; no controller imports another; and no import cycle
+// The layering of docs/architecture.md, checked: api <- core <- each controller <- registry <- sim,
+// operator <- cli; the daemon on api and core alone; no controller imports another; and no import cycle
 // between the files of any package.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -13,10 +13,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   api: [],
   core: ['api'],
   ...Object.fromEntries(CONTROLLERS.map((c) => [c, ['api', 'core']])),
-  sim: ['api', 'core', ...CONTROLLERS],
-  operator: ['api', 'core', ...CONTROLLERS],
+  registry: ['api', 'core', ...CONTROLLERS],
+  sim: ['api', 'core', ...CONTROLLERS, 'registry'],
+  operator: ['api', 'core', ...CONTROLLERS, 'registry'],
   daemon: ['api', 'core'],
-  cli: ['api', 'core', ...CONTROLLERS, 'sim', 'operator', 'daemon'],
+  cli: ['api', 'core', ...CONTROLLERS, 'registry', 'sim', 'operator', 'daemon'],
   playground: ['api', 'sim'],
 };
 
