@@ -4,6 +4,7 @@
 // expectations by uid): E4.8 record before write / roll back on failure, E4.9 observe from the
 // watch stream, E4.10 gate each reconcile, with the uniform timeout policy (drop, requeue 10 s).
 import type { KubeObject } from '@kruise-ts/api';
+import type { ObservedObject } from '@kruise-ts/core';
 import {
   deleteResourceVersionExpectations,
   deleteScaleExpectations,
@@ -17,7 +18,7 @@ import {
   type ScaleAction,
   type ScaleExpectations,
   scaleExpectationsSatisfied,
-} from '@kruise-ts/core';
+} from '@kruise-ts/core/expectations';
 
 /** The gate's answer for one workload. */
 export interface GateResult {
@@ -112,7 +113,7 @@ export class Expectations {
    * is cleared. Example: the controller patched pod p1 and got resourceVersion "42"; the cache
    * still shows "41" → { proceed: false, requeueAfterSeconds: 300 } until the watch delivers "42".
    */
-  gate(key: string, cached: readonly KubeObject[], now: Date): GateResult {
+  gate(key: string, cached: readonly ObservedObject[], now: Date): GateResult {
     const s = scaleExpectationsSatisfied(this.scale, key, now, this.timeoutSeconds);
     if (!s.satisfied) {
       const pending = [
@@ -128,18 +129,18 @@ export class Expectations {
     let wait = 0;
     const pending: string[] = [];
     for (const o of cached) {
-      const uid = o.metadata.uid;
+      const uid = o.metadata?.uid;
       if (!uid || !Object.hasOwn(this.rv, uid)) continue;
       const c = resourceVersionSatisfied(
         this.rv,
         uid,
-        o.metadata.resourceVersion ?? '',
+        o.metadata?.resourceVersion ?? '',
         now,
         this.timeoutSeconds,
       );
       if (c.satisfied || c.expired) this.rv = deleteResourceVersionExpectations(this.rv, uid);
       else {
-        pending.push(`${o.kind}/${o.metadata.name}@${this.rv[uid].resourceVersion}`);
+        pending.push(`${o.kind}/${o.metadata?.name}@${this.rv[uid].resourceVersion}`);
         wait = Math.max(wait, c.waitSeconds);
       }
     }

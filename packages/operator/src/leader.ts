@@ -3,9 +3,11 @@
 // for leaseDuration by this replica's own clock, like client-go's observed time), or already its
 // own, writing with the read resourceVersion so two replicas never both win (409 → lose the
 // round). The leader renews; if it cannot renew within renewDeadline it loses leadership (O3.2).
-// On graceful shutdown the leader releases the Lease so a standby takes over at once.
+// On graceful shutdown the leader releases the Lease so a standby takes over at once. The Lease is
+// read and written through client-node's CoordinationV1Api (over the operator's KubeClient).
+import { ApiException, CoordinationV1Api, type V1Lease, V1MicroTime } from '@kubernetes/client-node';
 import type { KubeClient } from './kube/client';
-import { objectPath, resourceFor } from './kube/resources';
+import { typedApiConfiguration } from './kube/typedApi';
 import type { Logger } from './log';
 
 /** Leader-election settings (flags `--leader-election-*`). */
@@ -18,28 +20,15 @@ export interface LeaderElectionOptions {
   retryPeriodMs: number;
 }
 
-/** Lease spec fields used. */
-interface LeaseSpec {
-  holderIdentity?: string;
-  leaseDurationSeconds?: number;
-  acquireTime?: string;
-  renewTime?: string;
-  leaseTransitions?: number;
-}
-
-interface Lease {
-  apiVersion: 'coordination.k8s.io/v1';
-  kind: 'Lease';
-  metadata: { name: string; namespace: string; resourceVersion?: string };
-  spec: LeaseSpec;
-}
-
-/** A MicroTime: RFC 3339 with microseconds. */
+/** A MicroTime: RFC 3339 with microseconds (client-node's V1MicroTime prints it so). */
 export function microTime(d: Date): string {
-  return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  return new V1MicroTime(d.getTime()).toISOString();
 }
 
-const LEASE = resourceFor('coordination.k8s.io/v1', 'Lease');
+/** A 409 (another replica wrote first) or 404 answer; anything else is a failed round. */
+function statusOf(err: unknown): number | undefined {
+  return err instanceof ApiException ? err.code : undefined;
+}
 
 /** Runs the election loop; calls back on gaining and losing leadership. */
 export class LeaderElector {
@@ -49,14 +38,17 @@ export class LeaderElector {
   private observed = '';
   private observedAt = 0;
   private lastRenew = 0;
-  private lease: Lease | undefined;
+  private lease: V1Lease | undefined;
+  private readonly leases: CoordinationV1Api;
 
   constructor(
-    private readonly client: KubeClient,
+    client: KubeClient,
     private readonly o: LeaderElectionOptions,
     private readonly cb: { onStartedLeading(): void; onStoppedLeading(): void },
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.leases = new CoordinationV1Api(typedApiConfiguration(client));
+  }
 
   isLeader(): boolean {
     return this.leader;
@@ -99,41 +91,53 @@ export class LeaderElector {
     this.schedule();
   }
 
-  private path(): string {
-    return objectPath(LEASE, this.o.namespace, this.o.name);
+  /** The Lease, or undefined when there is none (404). */
+  private async read(): Promise<V1Lease | undefined> {
+    try {
+      return await this.leases.readNamespacedLease({ name: this.o.name, namespace: this.o.namespace });
+    } catch (err) {
+      if (statusOf(err) === 404) return undefined;
+      throw err;
+    }
+  }
+
+  /** Writes `body` (a 409 conflict or any failure answers false). */
+  private async write(body: V1Lease, create: boolean): Promise<boolean> {
+    const req = { name: this.o.name, namespace: this.o.namespace, body };
+    try {
+      this.lease = create
+        ? await this.leases.createNamespacedLease(req)
+        : await this.leases.replaceNamespacedLease(req);
+      return true;
+    } catch (err) {
+      if (statusOf(err) !== 409) this.log.debug({ err: (err as Error).message }, 'lease write failed');
+      return false;
+    }
   }
 
   /** One round: true when this replica holds the Lease afterwards. */
   async tryAcquireOrRenew(): Promise<boolean> {
     const now = new Date();
-    const mine: LeaseSpec = {
+    const renewTime = new V1MicroTime(now.getTime());
+    const mine = {
       holderIdentity: this.o.identity,
       leaseDurationSeconds: Math.ceil(this.o.leaseDurationMs / 1000),
-      renewTime: microTime(now),
+      renewTime,
     };
-    const got = await this.client.request('GET', this.path());
-    if (got.status === 404) {
-      const lease: Lease = {
-        apiVersion: 'coordination.k8s.io/v1',
-        kind: 'Lease',
-        metadata: { name: this.o.name, namespace: this.o.namespace },
-        spec: { ...mine, acquireTime: microTime(now), leaseTransitions: 0 },
-      };
-      const res = await this.client.request(
-        'POST',
-        `/apis/coordination.k8s.io/v1/namespaces/${this.o.namespace}/leases`,
-        { body: lease },
+    const cur = await this.read();
+    if (!cur) {
+      return this.write(
+        {
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name: this.o.name, namespace: this.o.namespace },
+          spec: { ...mine, acquireTime: renewTime, leaseTransitions: 0 },
+        },
+        true,
       );
-      if (res.status >= 200 && res.status < 300) {
-        this.lease = res.body as Lease;
-        return true;
-      }
-      return false;
     }
-    if (got.status !== 200) return false;
-    const cur = got.body as Lease;
     const spec = cur.spec ?? {};
-    const fingerprint = `${spec.holderIdentity}|${spec.renewTime}|${cur.metadata.resourceVersion}`;
+    const fingerprint = `${spec.holderIdentity}|${String(spec.renewTime)}|${cur.metadata?.resourceVersion}`;
     if (fingerprint !== this.observed) {
       this.observed = fingerprint;
       this.observedAt = now.getTime();
@@ -142,22 +146,19 @@ export class LeaderElector {
     const durationMs = (spec.leaseDurationSeconds ?? 0) * 1000;
     if (held && this.observedAt + durationMs > now.getTime()) return false;
     const takeover = spec.holderIdentity !== this.o.identity;
-    const next: Lease = {
-      ...cur,
-      spec: {
-        ...spec,
-        ...mine,
-        acquireTime: takeover ? microTime(now) : spec.acquireTime,
-        leaseTransitions: (spec.leaseTransitions ?? 0) + (takeover && spec.holderIdentity ? 1 : 0),
-      },
-    };
     // optimistic concurrency: the read resourceVersion travels with the update (409 → not ours)
-    const res = await this.client.request('PUT', this.path(), { body: next });
-    if (res.status >= 200 && res.status < 300) {
-      this.lease = res.body as Lease;
-      return true;
-    }
-    return false;
+    return this.write(
+      {
+        ...cur,
+        spec: {
+          ...spec,
+          ...mine,
+          acquireTime: takeover ? renewTime : spec.acquireTime,
+          leaseTransitions: (spec.leaseTransitions ?? 0) + (takeover && spec.holderIdentity ? 1 : 0),
+        },
+      },
+      false,
+    );
   }
 
   /** Stops campaigning; a leader releases the Lease (holder cleared, 1 s duration). */
@@ -165,16 +166,18 @@ export class LeaderElector {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.leader && release && this.lease) {
-      const body: Lease = {
-        ...this.lease,
-        spec: {
-          ...this.lease.spec,
-          holderIdentity: '',
-          leaseDurationSeconds: 1,
-          renewTime: microTime(new Date()),
+      await this.write(
+        {
+          ...this.lease,
+          spec: {
+            ...this.lease.spec,
+            holderIdentity: '',
+            leaseDurationSeconds: 1,
+            renewTime: new V1MicroTime(Date.now()),
+          },
         },
-      };
-      await this.client.request('PUT', this.path(), { body }).catch(() => undefined);
+        false,
+      );
     }
     if (this.leader) {
       this.leader = false;

@@ -6,7 +6,7 @@
 // resyncMs and whenever an apps.kruise.io CRD is added or updated.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { KubeObject } from '@kruise-ts/api';
+import { createStructureCache, type KubeObject } from '@kruise-ts/api';
 import { applyFeatureGateDependencies, resolveFeatureGates } from '@kruise-ts/core';
 import { InformerCache } from './cache';
 import { NAMESPACE, POD, PVC, REVISION, resolveControllers, selectControllers } from './controllers/index';
@@ -149,6 +149,7 @@ export async function runOperator(partial: Partial<OperatorOptions> = {}): Promi
   const active = activePaths(gates);
   const handlerCtx: HandlerContext = {
     cache,
+    structureCache: createStructureCache(),
     featureGates: gates,
     kruiseNamespace: o.kruiseNamespace,
     now: () => new Date(),

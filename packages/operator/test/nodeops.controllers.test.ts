@@ -96,7 +96,7 @@ describe('imagepulljob-controller wiring (daemon.md §4.7)', () => {
   });
   it('the read set holds the job and every NodeImage (a spread is not repeated on a stale NodeImage)', () => {
     const cache = fakeCache([all, nodeImage('n1'), nodeImage('n2')]);
-    expect(c.readSet(all, cache).map((o) => o.metadata.name)).toEqual(['all', 'n1', 'n2']);
+    expect(c.readSet(all, cache).map((o) => o.metadata?.name)).toEqual(['all', 'n1', 'n2']);
   });
   it('§4.2/§4.4: parallelism 1 over two NodeImages → finalizer, one NodeImage tagged, status desired 2', () => {
     const cache = fakeCache([all, nodeImage('n1'), nodeImage('n2'), daemonNs]);
@@ -225,9 +225,10 @@ describe('imagelistpulljob-controller and advancedcronjob-controller wiring', ()
       },
     } as KubeObject;
     expect(
-      imageListPullJobController.readSet(ilpj, fakeCache([ilpj, child])).map((o) => o.metadata.name),
+      imageListPullJobController.readSet(ilpj, fakeCache([ilpj, child])).map((o) => o.metadata?.name),
     ).toEqual(['list', 'list-1']);
-    expect(imageListPullJobController.keysFor).toBeUndefined(); // default: the child's controller owner
+    // A child's event enqueues its controller owner (the adapter's default, no `enqueueFor`).
+    expect(imageListPullJobController.keysFor?.(child, fakeCache([ilpj, child]))).toEqual(['default/list']);
   });
   const acj = {
     apiVersion: V1B1,

@@ -1,17 +1,21 @@
-// What every operator controller is made of: the kind references, the read access to the
-// informer caches, the per-reconcile environment from the flags, and the `OperatorController`
+// What every operator controller is made of: the kind references (core's), the read access to
+// the informer caches, the per-reconcile environment from the flags, and the `OperatorController`
 // shape the runner drives (primary informer, secondary informers with their event → key
 // mapping, the read set the expectations gate checks, the pure reconcile). Shared by the
-// workload controllers (index.ts) and the node-side controllers (nodeops.ts).
-import type { KubeObject, StructureCache } from '@kruise-ts/api';
-import type { FeatureGates, ReconcileResult } from '@kruise-ts/core';
+// workload controllers (built from the registry's descriptors, fromDescriptor.ts) and the
+// node-side controllers (nodeops.ts).
+import type { KubeObject } from '@kruise-ts/api';
+import {
+  CONTROLLER_REVISION,
+  type FeatureGates,
+  type KindRef,
+  type ObservedObject,
+  type ReconcileEnv,
+  type ReconcileResult,
+} from '@kruise-ts/core';
 import { keyFor } from '../kube/resources';
 
-/** A kind reference. */
-export interface KindRef {
-  apiVersion: string;
-  kind: string;
-}
+export { JOB, type KindRef, NAMESPACE, NODE, POD, PVC, SECRET } from '@kruise-ts/core';
 
 /** Read access to the informer caches. */
 export interface CacheReader {
@@ -20,18 +24,15 @@ export interface CacheReader {
   ownedBy(ref: KindRef, uid: string): KubeObject[];
 }
 
-/** Per-reconcile settings from the operator's flags. */
-export interface ControllerEnv {
-  featureGates: Partial<FeatureGates>;
-  seed: number;
-  kruiseNamespace: string;
-  scalingExcludePreparingDelete: boolean;
+/**
+ * Per-reconcile settings from the operator's flags: what every descriptor's reconcile gets
+ * (`ReconcileEnv`), and the node-side controllers' own settings.
+ */
+export interface ControllerEnv extends ReconcileEnv {
   /** `--nodeimage-creation-delay` in seconds (docs/reference/operator.md §3.3, default 30). */
   nodeImageCreationDelaySeconds?: number;
   /** Namespace of the pull-secret copies (env `KRUISE_DAEMON_CONFIG_NS`, default `kruise-daemon-config`). */
   daemonConfigNamespace?: string;
-  /** The runner's structure cache, for the reconcile entries' check of observed objects (core.md §10.1). */
-  structureCache?: StructureCache;
 }
 
 /** What the operator's runner needs to drive one controller. */
@@ -51,7 +52,7 @@ export interface OperatorController {
   /** Primary keys to enqueue when a secondary object changes. Default: its controller owner of the primary kind. */
   keysFor?(obj: KubeObject, cache: CacheReader): string[];
   /** The cached objects the reconcile reads (the gate checks their resourceVersions, E4.10). */
-  readSet(obj: KubeObject, cache: CacheReader): KubeObject[];
+  readSet(obj: KubeObject, cache: CacheReader): readonly ObservedObject[];
   reconcile(
     obj: KubeObject,
     cache: CacheReader,
@@ -67,13 +68,8 @@ export interface OperatorController {
   makeReconcile?(): OperatorController['reconcile'];
 }
 
-export const POD: KindRef = { apiVersion: 'v1', kind: 'Pod' };
-export const PVC: KindRef = { apiVersion: 'v1', kind: 'PersistentVolumeClaim' };
-export const NODE: KindRef = { apiVersion: 'v1', kind: 'Node' };
-export const NAMESPACE: KindRef = { apiVersion: 'v1', kind: 'Namespace' };
-export const SECRET: KindRef = { apiVersion: 'v1', kind: 'Secret' };
-export const REVISION: KindRef = { apiVersion: 'apps/v1', kind: 'ControllerRevision' };
-export const JOB: KindRef = { apiVersion: 'batch/v1', kind: 'Job' };
+/** ControllerRevisions (core's `CONTROLLER_REVISION`, under the name the operator's modules use). */
+export const REVISION = CONTROLLER_REVISION;
 
 /** The key of the controller owner of `obj` if that owner is of kind `kind` (any version of its group). */
 export function ownerKey(obj: KubeObject, primary: KindRef): string[] {

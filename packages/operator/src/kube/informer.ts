@@ -1,10 +1,25 @@
-// A shared informer for one resource: list, then watch from the list's resourceVersion, keeping
-// a local cache (by `namespace/name`, with an owner-UID index, docs/reference/operator.md O3.8) and calling
-// add/update/delete handlers. A watch that ends or fails for any reason other than 410 Gone is
-// restarted from the last seen resourceVersion (with back-off); a 410 (expired resourceVersion)
-// triggers a full re-list whose differences are delivered as events, so no change is lost.
+// A shared informer for one resource on @kubernetes/client-node's ListWatch: ListWatch lists,
+// watches from the list's resourceVersion, keeps the object cache and, on 410 Gone (an expired
+// resourceVersion, as a Status event or as the watch request's status), re-lists and delivers
+// the differences as add/update/delete, so no change is lost. What it leaves to its user, and
+// this file adds: a restart after a failed list or watch (ListWatch only reports those, on its
+// `error` callback) with exponential back-off, resuming from the last seen resourceVersion; the
+// previous object on update (an owner change notifies both owners); an owner-UID index
+// (docs/reference/operator.md O3.8); and a "first list applied" signal for the sync gate (O3.5).
+// The watch stream itself comes from the operator's KubeClient (client-node's Watch for a real
+// server, an in-memory fake in unit tests), adapted to the Watch class ListWatch expects.
 import type { KubeObject } from '@kruise-ts/api';
-import { ensureOk, type KubeClient, type WatchHandle } from './client';
+import {
+  ADD,
+  DELETE,
+  ERROR,
+  KubeConfig,
+  type KubernetesObject,
+  ListWatch,
+  UPDATE,
+  Watch,
+} from '@kubernetes/client-node';
+import { ensureOk, type KubeClient } from './client';
 import { collectionPath, keyFor, type ResourceDef } from './resources';
 
 /** Handlers of cache changes. */
@@ -12,15 +27,13 @@ export interface InformerHandlers {
   add?(obj: KubeObject): void;
   update?(oldObj: KubeObject, newObj: KubeObject): void;
   delete?(obj: KubeObject): void;
-  /** A re-list finished (E4.9 hardening: everything present/absent is now observed). */
-  relisted?(): void;
 }
 
 /** Informer tuning (tests shorten the delays). */
 export interface InformerOptions {
   /** Restrict to one namespace (`--namespace`, O3.9). */
   namespace?: string;
-  /** First restart delay after a failed watch, ms (doubles up to maxBackoffMs). Default 200. */
+  /** First restart delay after a failed list or watch, ms (doubles up to maxBackoffMs). Default 200. */
   backoffMs?: number;
   maxBackoffMs?: number;
   /** Server-side watch timeout asked for, seconds. Default 300. */
@@ -34,16 +47,72 @@ export function objectKey(obj: KubeObject): string {
   return keyFor(obj.metadata.namespace, obj.metadata.name ?? '');
 }
 
-/** List + watch of one resource with a local cache. */
+/**
+ * What ListWatch caches: the JSON objects exactly as listed or watched. client-node types
+ * timestamps as Date because its typed APIs deserialize; ListWatch never does, so a cached object
+ * is also a KubeObject (timestamps are strings).
+ */
+type Cached = KubeObject & KubernetesObject;
+
+type WatchCallback = Parameters<Watch['watch']>[2];
+type WatchDone = Parameters<Watch['watch']>[3];
+
+/**
+ * The Watch ListWatch drives, opening its streams through a KubeClient. The hooks tell the
+ * informer what ListWatch does not report: each watch opened (ListWatch opens one right after
+ * applying a list), each event, and how each stream ended.
+ */
+class ClientWatch extends Watch {
+  constructor(
+    private readonly client: KubeClient,
+    private readonly extraQuery: Record<string, string | number | boolean>,
+    private readonly hooks: {
+      opening(): boolean;
+      /** Sees each event; returns the object to hand on. */
+      event(phase: string, obj: unknown): unknown;
+      ended(err: unknown): void;
+    },
+  ) {
+    super(new KubeConfig());
+  }
+
+  override async watch(
+    path: string,
+    queryParams: Record<string, string | number | boolean | undefined>,
+    callback: WatchCallback,
+    done: WatchDone,
+  ): Promise<AbortController> {
+    const abort = new AbortController();
+    // a restart ListWatch schedules after stop() must not open a stream
+    if (!this.hooks.opening()) return abort;
+    const handle = this.client.watch(
+      path,
+      { ...queryParams, ...this.extraQuery },
+      (ev) => callback(ev.type, this.hooks.event(ev.type, ev.object)),
+      (err) => {
+        this.hooks.ended(err);
+        done(err ?? null);
+      },
+    );
+    abort.signal.addEventListener('abort', () => handle.stop(), { once: true });
+    return abort;
+  }
+}
+
+/** List + watch of one resource with a local cache (client-node's ListWatch). */
 export class Informer {
-  private readonly store = new Map<string, KubeObject>();
+  private readonly lw: ListWatch<Cached>;
+  /** The version each handler last saw, per key: the old object of an update, and the owner index. */
+  private readonly seen = new Map<string, KubeObject>();
   private readonly byOwner = new Map<string, Set<string>>();
   private readonly handlers: InformerHandlers[] = [];
-  private resourceVersion = '';
-  private watchHandle: WatchHandle | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private stopped = false;
+  private stopped = true;
   private synced = false;
+  /** A list was applied and no watch opened since (the next opening marks the sync). */
+  private listed = false;
+  /** The last attempt that failed was a list (else a watch). */
+  private listFailed = false;
   private failures = 0;
   private syncWaiters: Array<() => void> = [];
   /** Counters for tests and metrics. */
@@ -53,7 +122,36 @@ export class Informer {
     private readonly client: KubeClient,
     readonly resource: ResourceDef,
     private readonly opts: InformerOptions = {},
-  ) {}
+  ) {
+    const path = collectionPath(resource, opts.namespace);
+    const watch = new ClientWatch(
+      client,
+      { allowWatchBookmarks: true, timeoutSeconds: opts.timeoutSeconds ?? 300 },
+      {
+        opening: () => this.opening(),
+        event: (phase, obj) => {
+          this.failures = 0;
+          if (phase !== 'ERROR') return this.withKind(obj as KubeObject);
+          // a Status object; 410 Gone makes ListWatch re-list when the stream ends
+          if ((obj as { code?: number } | undefined)?.code === 410) this.stats.gone += 1;
+          else this.opts.onError?.(`watch ${resource.plural} error event`, obj);
+          return obj;
+        },
+        ended: (err) => {
+          if ((err as { statusCode?: number } | undefined)?.statusCode === 410) this.stats.gone += 1;
+        },
+      },
+    );
+    this.lw = new ListWatch<Cached>(path, watch, () => this.listAll(), false, undefined, undefined, {
+      // ListWatch's own delay (1 s doubling to 30 s) before re-watching a stream the server
+      // closed without sending anything, scaled to this informer's back-off
+      delayFn: (ms) => this.sleep((ms * (this.opts.backoffMs ?? 200)) / 1000),
+    });
+    this.lw.on(ADD, (o) => this.deliver(o, 'add'));
+    this.lw.on(UPDATE, (o) => this.deliver(o, 'update'));
+    this.lw.on(DELETE, (o) => this.deliver(o, 'delete'));
+    this.lw.on(ERROR, (err) => this.failed(err));
+  }
 
   /** Adds handlers (before or after start; later handlers do not get past events). */
   on(h: InformerHandlers): void {
@@ -71,30 +169,29 @@ export class Informer {
     return new Promise((r) => this.syncWaiters.push(r));
   }
 
-  /** Starts listing and watching. */
+  /** Starts listing and watching (a restart resumes from the last seen resourceVersion). */
   start(): void {
     this.stopped = false;
-    void this.relist();
+    this.run();
   }
 
   /** Stops the watch and any pending restart. */
   stop(): void {
     this.stopped = true;
-    this.watchHandle?.stop();
     if (this.timer) clearTimeout(this.timer);
+    void this.lw.stop();
   }
 
   /** The cached object at `namespace/name`. */
   get(key: string): KubeObject | undefined {
-    return this.store.get(key);
+    const i = key.indexOf('/');
+    return i < 0 ? this.lw.get(key) : this.lw.get(key.slice(i + 1), key.slice(0, i));
   }
 
   /** Cached objects, optionally of one namespace. */
   list(namespace?: string): KubeObject[] {
-    const out: KubeObject[] = [];
-    for (const o of this.store.values())
-      if (namespace === undefined || o.metadata.namespace === namespace) out.push(o);
-    return out;
+    if (namespace === '') return []; // no object lives in the empty namespace
+    return [...this.lw.list(namespace)];
   }
 
   /** Cached objects with an ownerReference to `uid` (index `ownerRefUID`, O3.8). */
@@ -103,10 +200,77 @@ export class Informer {
     if (!keys) return [];
     const out: KubeObject[] = [];
     for (const k of keys) {
-      const o = this.store.get(k);
+      const o = this.get(k);
       if (o) out.push(o);
     }
     return out;
+  }
+
+  private run(): void {
+    this.lw.start().catch((err: unknown) => this.failed(err));
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((r) => {
+      this.timer = setTimeout(r, Math.min(ms, this.opts.maxBackoffMs ?? 30_000));
+    });
+  }
+
+  /** Every page of the collection; objects get the resource's apiVersion/kind (lists omit them). */
+  private async listAll(): Promise<{ items: Cached[]; metadata: { resourceVersion?: string } }> {
+    this.stats.lists += 1;
+    this.listFailed = true;
+    const items: KubeObject[] = [];
+    let cont: string | undefined;
+    let rv: string | undefined;
+    do {
+      const res = await this.client.request('GET', collectionPath(this.resource, this.opts.namespace), {
+        query: { limit: 500, continue: cont },
+      });
+      const body = ensureOk(res, `list ${this.resource.plural}`) as {
+        items?: KubeObject[];
+        metadata?: { resourceVersion?: string; continue?: string };
+      };
+      for (const it of body.items ?? []) items.push(this.withKind(it));
+      rv = body.metadata?.resourceVersion ?? rv;
+      cont = body.metadata?.continue || undefined;
+    } while (cont);
+    this.listFailed = false;
+    this.listed = true;
+    // the one place JSON enters the cache typed (see Cached)
+    return { items: items as Cached[], metadata: { resourceVersion: rv } };
+  }
+
+  /** ListWatch is about to open a watch; the list before it (if any) has been applied. */
+  private opening(): boolean {
+    if (this.stopped) return false;
+    this.stats.watches += 1;
+    if (this.listed) {
+      this.listed = false;
+      this.failures = 0;
+      if (!this.synced) {
+        this.synced = true;
+        for (const w of this.syncWaiters.splice(0)) w();
+      }
+    }
+    return true;
+  }
+
+  /** A list or watch failed (ListWatch stopped): restart after a back-off, from the last version. */
+  private failed(err: unknown): void {
+    if (this.stopped) return;
+    if (this.listFailed) this.opts.onError?.(`list ${this.resource.plural} failed`, err);
+    else {
+      this.stats.watchFailures += 1;
+      this.opts.onError?.(`watch ${this.resource.plural} failed; restarting`, err);
+    }
+    this.failures += 1;
+    const base = this.opts.backoffMs ?? 200;
+    const delay = Math.min(base * 2 ** (this.failures - 1), this.opts.maxBackoffMs ?? 30_000);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      if (!this.stopped) this.run();
+    }, delay);
   }
 
   private index(key: string, obj: KubeObject | undefined, add: boolean): void {
@@ -125,135 +289,31 @@ export class Informer {
     }
   }
 
-  private put(obj: KubeObject): void {
+  /** The object with the resource's apiVersion/kind when it lacks them (list items omit them). */
+  private withKind(obj: KubeObject): KubeObject {
+    if (obj.apiVersion && obj.kind) return obj;
+    return {
+      ...obj,
+      apiVersion: obj.apiVersion ?? this.resource.apiVersion,
+      kind: obj.kind ?? this.resource.kind,
+    };
+  }
+
+  /** One change ListWatch applied: keep the index and the last-seen version, call the handlers. */
+  private deliver(obj: KubeObject, type: 'add' | 'update' | 'delete'): void {
     const key = objectKey(obj);
-    const old = this.store.get(key);
+    const old = this.seen.get(key);
     this.index(key, old, false);
-    this.store.set(key, obj);
+    if (type === 'delete') {
+      this.seen.delete(key);
+      for (const h of this.handlers) h.delete?.(obj);
+      return;
+    }
+    this.seen.set(key, obj);
     this.index(key, obj, true);
     for (const h of this.handlers) {
-      if (old) h.update?.(old, obj);
+      if (old && type === 'update') h.update?.(old, obj);
       else h.add?.(obj);
     }
-  }
-
-  private remove(key: string, last?: KubeObject): void {
-    const old = this.store.get(key);
-    if (!old) return;
-    this.index(key, old, false);
-    this.store.delete(key);
-    for (const h of this.handlers) h.delete?.(last ?? old);
-  }
-
-  private scheduleRetry(fn: () => void): void {
-    if (this.stopped) return;
-    this.failures += 1;
-    const base = this.opts.backoffMs ?? 200;
-    const delay = Math.min(base * 2 ** (this.failures - 1), this.opts.maxBackoffMs ?? 30_000);
-    this.timer = setTimeout(fn, delay);
-  }
-
-  /** Full list; applies the difference to the cache as events, then watches from its version. */
-  private async relist(): Promise<void> {
-    if (this.stopped) return;
-    this.stats.lists += 1;
-    try {
-      const items: KubeObject[] = [];
-      let cont: string | undefined;
-      let rv = '';
-      do {
-        const res = await this.client.request('GET', collectionPath(this.resource, this.opts.namespace), {
-          query: { limit: 500, continue: cont },
-        });
-        const body = ensureOk(res, `list ${this.resource.plural}`) as {
-          items?: KubeObject[];
-          metadata?: { resourceVersion?: string; continue?: string };
-        };
-        for (const it of body.items ?? [])
-          items.push({
-            ...it,
-            apiVersion: it.apiVersion ?? this.resource.apiVersion,
-            kind: it.kind ?? this.resource.kind,
-          });
-        rv = body.metadata?.resourceVersion ?? rv;
-        cont = body.metadata?.continue || undefined;
-      } while (cont);
-      if (this.stopped) return;
-      const seen = new Set<string>();
-      for (const it of items) {
-        const key = objectKey(it);
-        seen.add(key);
-        const old = this.store.get(key);
-        if (old && old.metadata.resourceVersion === it.metadata.resourceVersion) continue;
-        this.put(it);
-      }
-      for (const key of [...this.store.keys()]) if (!seen.has(key)) this.remove(key);
-      this.resourceVersion = rv;
-      this.failures = 0;
-      if (!this.synced) {
-        this.synced = true;
-        for (const w of this.syncWaiters.splice(0)) w();
-      }
-      for (const h of this.handlers) h.relisted?.();
-      this.watch();
-    } catch (err) {
-      this.opts.onError?.(`list ${this.resource.plural} failed`, err);
-      this.scheduleRetry(() => void this.relist());
-    }
-  }
-
-  private watch(): void {
-    if (this.stopped) return;
-    this.stats.watches += 1;
-    let gone = false;
-    let gotEvent = false;
-    this.watchHandle = this.client.watch(
-      collectionPath(this.resource, this.opts.namespace),
-      {
-        resourceVersion: this.resourceVersion,
-        allowWatchBookmarks: true,
-        timeoutSeconds: this.opts.timeoutSeconds ?? 300,
-      },
-      (ev) => {
-        if (this.stopped || gone) return;
-        gotEvent = true;
-        if (ev.type === 'ERROR') {
-          // a Status object; 410 Gone means our resourceVersion is too old: re-list
-          if (ev.object?.code === 410) gone = true;
-          else this.opts.onError?.(`watch ${this.resource.plural} error event`, ev.object);
-          return;
-        }
-        const obj = {
-          apiVersion: this.resource.apiVersion,
-          kind: this.resource.kind,
-          ...ev.object,
-        } as KubeObject;
-        if (obj.metadata?.resourceVersion) this.resourceVersion = obj.metadata.resourceVersion;
-        if (ev.type === 'BOOKMARK') return;
-        if (ev.type === 'DELETED') this.remove(objectKey(obj), obj);
-        else this.put(obj);
-      },
-      (err) => {
-        if (this.stopped) return;
-        if (gone || err?.statusCode === 410) {
-          this.stats.gone += 1;
-          this.failures = 0;
-          void this.relist();
-          return;
-        }
-        if (err) {
-          // any failure other than 410: restart the watch from the last seen version (back-off)
-          this.stats.watchFailures += 1;
-          this.opts.onError?.(`watch ${this.resource.plural} failed; restarting`, err);
-          this.scheduleRetry(() => this.watch());
-          return;
-        }
-        // closed by the server (timeout): watch again at once; an empty stream backs off
-        if (gotEvent) {
-          this.failures = 0;
-          this.watch();
-        } else this.scheduleRetry(() => this.watch());
-      },
-    );
   }
 }

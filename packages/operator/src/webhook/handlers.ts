@@ -1,6 +1,8 @@
 // Admission handlers (docs/reference/operator.md §1, §2.2): the pod mutating webhook (SidecarSet
-// injection through injectSidecars), defaulting for Kruise kinds (setDefaults*), validation for
-// every Kruise kind (the validate* of each controller package) and deletion protection. Each
+// injection through injectSidecars), defaulting and validation of the workload kinds through
+// their descriptors' admission hooks (@kruise-ts/registry, the same hooks the simulator's
+// admission chain runs), of the node-side kinds through setDefaults* and validate*, and deletion
+// protection. Each
 // handler maps an AdmissionReview request to a response; the objects it needs beyond the
 // request come from the informer cache. Pure apart from the cache reads.
 // Node-side kinds: ContainerRecreateRequest has only a mutating webhook, which checks (daemon.md §8.2–8.3
@@ -12,20 +14,21 @@ import {
   type AdvancedCronJob,
   type ContainerRecreateRequest,
   type KubeObject,
+  type StructureCache,
   setDefaultsAdvancedCronJob,
-  setDefaultsCloneSet,
   setDefaultsContainerRecreateRequest,
-  setDefaultsDaemonSet,
   setDefaultsImageListPullJob,
   setDefaultsImagePullJob,
   setDefaultsNodeImage,
-  setDefaultsSidecarSet,
-  setDefaultsStatefulSet,
-  setDefaultsUnitedDeployment,
 } from '@kruise-ts/api';
-import { validateCloneSet } from '@kruise-ts/cloneset';
-import { type FeatureGates, type FieldError, formatFieldError, jsonEqual } from '@kruise-ts/core';
-import { validateDaemonSet } from '@kruise-ts/daemonset';
+import {
+  type AdmissionEnv,
+  type AnyControllerDescriptor,
+  type FeatureGates,
+  type FieldError,
+  formatFieldError,
+  jsonEqual,
+} from '@kruise-ts/core';
 import {
   imagePullGateError,
   validateAdvancedCronJob,
@@ -34,12 +37,10 @@ import {
   validateImagePullJob,
   validateNodeImage,
 } from '@kruise-ts/nodeops';
-import { injectSidecars, validateSidecarSet } from '@kruise-ts/sidecarset';
-import { validateStatefulSet } from '@kruise-ts/statefulset';
-import { validateUnitedDeployment } from '@kruise-ts/uniteddeployment';
-import type { Namespace, Pod } from 'kubernetes-types/core/v1.js';
+import { descriptorNamed } from '@kruise-ts/registry';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { CacheReader } from '../controllers/index';
-import { NAMESPACE, POD, PVC, REVISION } from '../controllers/index';
+import { CacheObjectReader, POD, PVC } from '../controllers/index';
 import { checkDeletionProtection, type ProtectedKind, type ProtectionDecision } from './deletionProtection';
 
 /** The `request` of an AdmissionReview. */
@@ -74,6 +75,8 @@ export interface HandlerContext {
   listCRs?(group: string, version: string, listKind: string): Promise<KubeObject[]>;
   /** A denial happened (metrics + protection log, D1.12). */
   onProtectionDenied?(kind: string, obj: KubeObject, username: string): void;
+  /** The webhook server's structure cache, kept for its life (AdmissionEnv.structureCache). */
+  structureCache?: StructureCache;
 }
 
 type Handler = (req: AdmissionRequest, ctx: HandlerContext) => Promise<AdmissionResponse> | AdmissionResponse;
@@ -111,24 +114,56 @@ function fieldErrors(uid: string, errs: FieldError[]): AdmissionResponse {
   return errs.length === 0 ? allow(uid) : deny(uid, 422, errs.map(formatFieldError).join(', '));
 }
 
-/** `/mutate-pod`: SidecarSet injection on CREATE (SS-4.1). */
+/** `/mutate-pod`: SidecarSet injection on CREATE (SS-4.1), the SidecarSet descriptor's pod hook. */
 const mutatePod: Handler = (req, ctx) => {
-  if (req.operation !== 'CREATE' || !req.object) return allow(req.uid);
+  const inject = descriptorNamed('sidecarset')?.admission?.mutatePod;
+  if (req.operation !== 'CREATE' || !req.object || !inject) return allow(req.uid);
+  // The webhook is registered for pods only (W2.1), so the request's object is one.
   const pod = req.object as unknown as Pod;
-  const ns = pod.metadata?.namespace ?? req.namespace;
-  const sidecarSets = ctx.cache.list({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet' });
-  if (sidecarSets.length === 0) return allow(req.uid);
-  const r = injectSidecars(pod, sidecarSets as never, {
-    now: ctx.now(),
-    namespace: ns ? (ctx.cache.get(NAMESPACE, undefined, ns) as unknown as Namespace | undefined) : undefined,
-    kruiseNamespace: ctx.kruiseNamespace,
-    revisions: ctx.cache.list(REVISION, ctx.kruiseNamespace) as never,
-    requestNamespace: req.namespace,
-    operation: 'CREATE',
-  });
+  const r = inject(pod, admissionEnv<Pod>(req, ctx, undefined));
   if (r.errors.length > 0) return deny(req.uid, 403, r.errors.map(formatFieldError).join(', '));
   return mutated(req.uid, pod, r.pod);
 };
+
+/** What a workload descriptor's admission hook gets from a request (`old`: the stored object on UPDATE). */
+function admissionEnv<Obj>(
+  req: AdmissionRequest,
+  ctx: HandlerContext,
+  old: Obj | undefined,
+): AdmissionEnv<Obj> {
+  return {
+    operation: req.operation === 'UPDATE' ? 'UPDATE' : 'CREATE',
+    ...(old ? { old } : {}),
+    featureGates: ctx.featureGates,
+    reader: new CacheObjectReader(ctx.cache),
+    now: ctx.now().toISOString(),
+    kruiseNamespace: ctx.kruiseNamespace,
+    ...(req.namespace ? { requestNamespace: req.namespace } : {}),
+    ...(ctx.structureCache ? { structureCache: ctx.structureCache } : {}),
+  };
+}
+
+/** `/mutate-<kind>` of a workload kind: its descriptor's defaults (the registry's admission hooks). */
+function descriptorDefaulter(d: AnyControllerDescriptor | undefined): Handler {
+  const defaults = d?.admission?.default;
+  return (req, ctx) => {
+    if (!defaults || !req.object || !isCreateOrUpdate(req)) return allow(req.uid);
+    return mutated(req.uid, req.object, defaults(req.object, admissionEnv(req, ctx, oldOf(req))));
+  };
+}
+
+/**
+ * `/validate-<kind>` of a workload kind: its descriptor's validation on CREATE/UPDATE, and with
+ * `deletable` the DELETE protection of workloads.
+ */
+function descriptorValidator(d: AnyControllerDescriptor | undefined, deletable = false): Handler {
+  const validate = d?.admission?.validate;
+  return (req, ctx) => {
+    if (req.operation === 'DELETE') return deletable ? protection('Workload', req, ctx) : allow(req.uid);
+    if (!validate || !req.object || !isCreateOrUpdate(req)) return allow(req.uid);
+    return fieldErrors(req.uid, validate(req.object, admissionEnv(req, ctx, oldOf(req))));
+  };
+}
 
 /** `/mutate-<kind>`: the kind's defaulting (the mutating webhook of each Kruise kind). */
 function defaulter(fn: (obj: never, opts: never) => KubeObject): Handler {
@@ -290,11 +325,13 @@ function validator(fn: (obj: never, old: never, ctx: never) => FieldError[], del
 /** Every served admission path → handler. */
 export const handlers: Readonly<Record<string, Handler>> = {
   '/mutate-pod': mutatePod,
-  '/mutate-apps-kruise-io-v1alpha1-cloneset': defaulter(setDefaultsCloneSet as never),
-  '/mutate-apps-kruise-io-v1alpha1-daemonset': defaulter(setDefaultsDaemonSet as never),
-  '/mutate-apps-kruise-io-v1alpha1-sidecarset': defaulter(setDefaultsSidecarSet as never),
-  '/mutate-apps-kruise-io-statefulset': defaulter(setDefaultsStatefulSet as never),
-  '/mutate-apps-kruise-io-v1alpha1-uniteddeployment': defaulter(setDefaultsUnitedDeployment as never),
+  '/mutate-apps-kruise-io-v1alpha1-cloneset': descriptorDefaulter(descriptorNamed('cloneset')),
+  '/mutate-apps-kruise-io-v1alpha1-daemonset': descriptorDefaulter(descriptorNamed('daemonset')),
+  '/mutate-apps-kruise-io-v1alpha1-sidecarset': descriptorDefaulter(descriptorNamed('sidecarset')),
+  '/mutate-apps-kruise-io-statefulset': descriptorDefaulter(descriptorNamed('statefulset')),
+  '/mutate-apps-kruise-io-v1alpha1-uniteddeployment': descriptorDefaulter(
+    descriptorNamed('uniteddeployment'),
+  ),
   '/mutate-apps-kruise-io-v1alpha1-imagepulljob': defaulter(setDefaultsImagePullJob as never),
   '/mutate-apps-kruise-io-v1alpha1-imagelistpulljob': defaulter(setDefaultsImageListPullJob as never),
   '/mutate-apps-kruise-io-v1alpha1-nodeimage': mutateNodeImage,
@@ -302,11 +339,14 @@ export const handlers: Readonly<Record<string, Handler>> = {
   '/mutate-apps-kruise-io-advancedcronjob': mutateAdvancedCronJob,
   // the v1.8.2 path (operator.md §2.3), served too so a configuration written for it still works
   '/mutate-apps-kruise-io-v1alpha1-advancedcronjob': mutateAdvancedCronJob,
-  '/validate-apps-kruise-io-v1alpha1-cloneset': validator(validateCloneSet as never, true),
-  '/validate-apps-kruise-io-statefulset': validator(validateStatefulSet as never, true),
-  '/validate-apps-kruise-io-v1alpha1-uniteddeployment': validator(validateUnitedDeployment as never, true),
-  '/validate-apps-kruise-io-v1alpha1-daemonset': validator(validateDaemonSet as never),
-  '/validate-apps-kruise-io-v1alpha1-sidecarset': validator(validateSidecarSet as never),
+  '/validate-apps-kruise-io-v1alpha1-cloneset': descriptorValidator(descriptorNamed('cloneset'), true),
+  '/validate-apps-kruise-io-statefulset': descriptorValidator(descriptorNamed('statefulset'), true),
+  '/validate-apps-kruise-io-v1alpha1-uniteddeployment': descriptorValidator(
+    descriptorNamed('uniteddeployment'),
+    true,
+  ),
+  '/validate-apps-kruise-io-v1alpha1-daemonset': descriptorValidator(descriptorNamed('daemonset')),
+  '/validate-apps-kruise-io-v1alpha1-sidecarset': descriptorValidator(descriptorNamed('sidecarset')),
   '/validate-apps-kruise-io-advancedcronjob': validateAdvancedCronJobRequest,
   '/validate-apps-kruise-io-v1alpha1-advancedcronjob': validateAdvancedCronJobRequest,
   '/validate-apps-kruise-io-v1alpha1-imagepulljob': imagePullValidator(validateImagePullJob as never),

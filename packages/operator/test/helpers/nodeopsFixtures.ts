@@ -1,7 +1,8 @@
 // Fixtures of the node-side controller and webhook unit tests: a CacheReader over a fixed list of
 // deep-frozen objects, a controller environment, and small object builders (docs/reference/daemon.md kinds).
 import type { KubeObject } from '@kruise-ts/api';
-import { type Action, deepFreeze, resolveFeatureGates } from '@kruise-ts/core';
+import { type Action, resolveFeatureGates } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { CacheReader, ControllerEnv, KindRef } from '../../src/index';
 
 export const T0 = new Date('2025-10-10T09:00:00Z');
