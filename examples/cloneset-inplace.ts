@@ -10,7 +10,8 @@ import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import type { CloneSet, CloneSetStatus, KubeObject } from '../packages/api/src/index';
 import { readManifests } from '../packages/api/src/index';
 import { reconcileCloneSet } from '../packages/cloneset/src/index';
-import { type Action, applyActions } from '../packages/core/src/index';
+import { applyActions } from '../packages/core/src/apply/index';
+import type { Action } from '../packages/core/src/index';
 
 /** The new image rolled out in place. */
 export const NEW_IMAGE = 'nginx:1.27-alpine';

@@ -1,6 +1,8 @@
 // One benchmark part, run in its own process by run.mjs: the floor and each controller's steady
 // and mid-rollout reconcile at one size, interleaved; prints one JSON object.
-//   node scripts/bench/controllers.mjs <pods> [rounds]
+//   node scripts/bench/controllers.mjs <pods> [rounds] [--only <name>]
+// `--only statefulset` (or cloneset, daemonset, sidecarset) measures the floor and that one
+// controller, for quicker runs while working on it.
 
 import * as cloneset from './fixtures/cloneset.mjs';
 import * as daemonset from './fixtures/daemonset.mjs';
@@ -9,15 +11,20 @@ import * as sidecarset from './fixtures/sidecarset.mjs';
 import * as statefulset from './fixtures/statefulset.mjs';
 import { interleaved } from './measure.mjs';
 
-const n = Number(process.argv[2] ?? 10_000);
-const rounds = Number(process.argv[3] ?? (n >= 100_000 ? 5 : 15));
+const args = process.argv.slice(2);
+const onlyAt = args.indexOf('--only');
+const only = onlyAt >= 0 ? args.splice(onlyAt, 2)[1] : undefined;
+const n = Number(args[0] ?? 10_000);
+const rounds = Number(args[1] ?? (n >= 100_000 ? 5 : 15));
 
 const controllers = [
-  ['CloneSet', cloneset, cloneset.cloneSetInput],
-  ['Advanced StatefulSet', statefulset, statefulset.statefulSetInput],
-  ['Advanced DaemonSet', daemonset, daemonset.daemonSetInput],
-  ['SidecarSet', sidecarset, sidecarset.sidecarSetInput],
-];
+  ['CloneSet', cloneset, cloneset.cloneSetInput, 'cloneset'],
+  ['Advanced StatefulSet', statefulset, statefulset.statefulSetInput, 'statefulset'],
+  ['Advanced DaemonSet', daemonset, daemonset.daemonSetInput, 'daemonset'],
+  ['SidecarSet', sidecarset, sidecarset.sidecarSetInput, 'sidecarset'],
+].filter((c) => only === undefined || c[3] === only);
+if (controllers.length === 0)
+  throw new Error(`--only ${only}: not one of cloneset, statefulset, daemonset, sidecarset`);
 
 const cases = [];
 const info = {};

@@ -21,11 +21,13 @@ import {
 } from '@kruise-ts/api';
 import { CliError, type CliIO, demoScenarioPath, main, VERSION } from '@kruise-ts/cli';
 import { type CloneSetDiffs, calculateDiffs, reconcileCloneSet, validateCloneSet } from '@kruise-ts/cloneset';
-import { type Action, type FieldError, scaledValueFromIntOrPercent } from '@kruise-ts/core';
+import { type Action, type FieldError, objectReaderOf, scaledValueFromIntOrPercent } from '@kruise-ts/core';
+import { applyActions } from '@kruise-ts/core/apply';
 import { type DaemonOptions, defaultProtoPath, seededRng } from '@kruise-ts/daemon';
 import { nodeShouldRunDaemonPod, validateDaemonSet } from '@kruise-ts/daemonset';
 import { validateImagePullJob } from '@kruise-ts/nodeops';
 import { type OperatorOptions, parseDuration, RateLimiter } from '@kruise-ts/operator';
+import { descriptorForKind, workloadDescriptors } from '@kruise-ts/registry';
 import { injectSidecars, validateSidecarSet } from '@kruise-ts/sidecarset';
 import { createSimulation, type RunResult, runScenario, Simulation } from '@kruise-ts/sim';
 import { arbNodes } from '@kruise-ts/sim/testing';
@@ -76,6 +78,11 @@ ok(
   'cloneset',
   `calculateDiffs scaleUpNum=${diffs.scaleUpNum}, reconcileCloneSet creates ${creates.length} pods`,
 );
+
+// core/apply: the in-memory API server (a subpath of its own) stores what the reconcile created.
+const stored = applyActions([cloneSet], result.actions, NOW, { seed: 1 });
+assert.equal(stored.filter((o) => o.kind === 'Pod').length, 3);
+ok('core', `applyActions from @kruise-ts/core/apply stores ${stored.length} objects`);
 
 // daemonset: a node with no taints runs the daemon pod.
 const daemonSet: DaemonSet = {
@@ -147,6 +154,18 @@ const imagePullJob: ImagePullJob = {
 };
 noErrors('validateImagePullJob', validateImagePullJob(imagePullJob));
 ok('nodeops', 'validateImagePullJob');
+
+// registry: the workload descriptors, and one CloneSet reconciled through an in-memory reader.
+const descriptor = descriptorForKind(cloneSet.apiVersion, cloneSet.kind);
+assert.ok(descriptor, 'no CloneSet descriptor');
+const viaReader = descriptor.reconcile(cloneSet, objectReaderOf([cloneSet]), NOW, undefined, {
+  featureGates: {},
+  seed: 1,
+  kruiseNamespace: 'kruise-system',
+  scalingExcludePreparingDelete: false,
+});
+assert.equal(viaReader.actions.filter((a: Action) => a.verb === 'create').length, 4); // 3 pods and a revision
+ok('registry', `${workloadDescriptors.length} descriptors, ${descriptor.name} created 3 pods`);
 
 // sim: the scenario that ships with the CLI runs to PASSED; a Simulation settles a CloneSet.
 const scenarioPath = demoScenarioPath();

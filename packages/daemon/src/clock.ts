@@ -1,6 +1,6 @@
 // Time and randomness of the daemon's I/O shell (docs/reference/daemon.md §11 items 1–2): an injectable
 // clock (now, timers, abortable sleep) and RNG, so the logic can run on a fake clock in tests.
-import { formatRFC3339 } from '@kruise-ts/api';
+import { parseTime as parseKubeTime, toRFC3339 } from '@kruise-ts/core';
 
 /** A clock: epoch milliseconds, timers and an abortable sleep. */
 export interface Clock {
@@ -35,17 +35,20 @@ export const realClock: Clock = {
   },
 };
 
-/** RFC 3339 at second precision (Kubernetes `metav1.Time`), e.g. `2024-01-01T00:00:05Z`. */
+/**
+ * RFC 3339 at second precision (Kubernetes `metav1.Time`), e.g. `2024-01-01T00:00:05Z`: core's
+ * `toRFC3339` of epoch milliseconds. @throws KruiseError when `ms` is not a time.
+ */
 export function rfc3339(ms: number): string {
-  return formatRFC3339(new Date(ms)) ?? '';
+  return toRFC3339(new Date(ms));
 }
 
-/** Parses an RFC 3339 time to epoch ms, `undefined` when invalid or empty. */
+/**
+ * Epoch milliseconds of an RFC 3339 time (core's `parseTime`), `undefined` when invalid, empty or
+ * Go's zero time `0001-01-01T00:00:00Z`, which Kubernetes writes for "no time".
+ */
 export function parseTime(s: string | undefined): number | undefined {
-  if (!s) return undefined;
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(s)) return undefined;
-  const ms = Date.parse(s);
-  return Number.isNaN(ms) ? undefined : ms;
+  return parseKubeTime(s)?.getTime();
 }
 
 /**

@@ -7,7 +7,7 @@
 // deletion protection (docs/reference/operator.md §1), installed with the controllers by
 // `installDeletionProtection`, answers like kube-apiserver relays a webhook
 // denial (403 `admission webhook "vcloneset.kb.io" denied the request: ...`).
-import type { KubeObject } from '@kruise-ts/api';
+import type { KubeObject, StructureCache } from '@kruise-ts/api';
 import {
   checkDeletionProtection,
   type FeatureGates,
@@ -28,6 +28,8 @@ export interface AdmissionContext {
   /** Read access to the store (e.g. pods for CloneSet's podsToDelete check, SidecarSets for injection). */
   list(apiVersion: string, kind: string, namespace?: string): KubeObject[];
   get(apiVersion: string, kind: string, namespace: string | undefined, name: string): KubeObject | undefined;
+  /** The store's structure cache for admission (schemas compiled once, stored objects checked once). */
+  structureCache?: StructureCache;
 }
 
 /** Returns the object with defaults set (a new object; never mutate the input). */

@@ -96,7 +96,7 @@ export {
   type Violation,
 } from './invariants';
 export { apiVersionOf, displayName, keyOf, objectKey } from './keys';
-export { admitCloneSet, cloneSetController } from './kinds/cloneset';
+export { admitCloneSet, cloneSetController } from './kinds/descriptors';
 export {
   DEFAULT_JOB_RUN_SECONDS,
   isJobFinished,

@@ -3,9 +3,7 @@
 import { quantityToNumber } from '@kruise-ts/core';
 
 export {
-  applyAction,
   applyMergePatch,
-  createApplier,
   createRng,
   deterministicUid,
   extend,
@@ -15,6 +13,7 @@ export {
   matchesRequiredNodeAffinity,
   type Rng,
 } from '@kruise-ts/core';
+export { applyAction, createApplier } from '@kruise-ts/core/apply';
 
 /** A Kubernetes quantity as a float (`"500m"` → 0.5, `"1Gi"` → 1073741824), undefined if malformed. */
 export function quantityValue(q: unknown): number | undefined {

@@ -1,23 +1,12 @@
+import { nodeOpsDescriptors, workloadDescriptors } from '@kruise-ts/registry';
 import { type AdmissionChain, installDeletionProtection } from './admission';
 import { groupOf } from './keys';
-import { cloneSetController } from './kinds/cloneset';
-import { daemonSetController } from './kinds/daemonset';
 import { deploymentController } from './kinds/deployment';
+import { registrationFor } from './kinds/descriptors';
 import { jobController } from './kinds/job';
 import { nativeStatefulSetController } from './kinds/nativeStatefulSet';
-import {
-  advancedCronJobController,
-  containerRecreateRequestController,
-  imageListPullJobController,
-  imagePullJobController,
-  nodeImageController,
-  nodeImageFromNodeController,
-} from './kinds/nodeops';
 import type { ControllerRegistration } from './kinds/registration';
 import { replicaSetController } from './kinds/replicaset';
-import { sidecarSetController } from './kinds/sidecarset';
-import { admitStatefulSet, statefulSetController } from './kinds/statefulset';
-import { unitedDeploymentController } from './kinds/uniteddeployment';
 
 export { type ControllerRegistration, NO_WATCHED, type ReconcileEnv } from './kinds/registration';
 
@@ -83,21 +72,13 @@ export function registerController(
 // `ownedOfKind` lives with the kinds' registrations that use it (kinds/owned.ts).
 export { ownedOfKind } from './kinds/owned';
 
-// ---- the controllers: one line each -------------------------------------------
-// A later controller adds `src/kinds/<kind>.ts` (its input builder and admission
-// hooks) and one line here, e.g. `registerController(statefulSetController);`.
-registerController(cloneSetController);
-registerController({ ...statefulSetController, admission: admitStatefulSet });
-registerController(daemonSetController);
-registerController(unitedDeploymentController);
+// ---- the controllers -------------------------------------------------------------
+// The workload controllers come from @kruise-ts/registry, each through the one adapter of
+// kinds/descriptors.ts, then the simulator-only kinds (native workloads), the node-side
+// controllers of the registry's `nodeOpsDescriptors` through the same adapter, and Jobs.
+for (const d of workloadDescriptors) registerController(registrationFor(d));
 registerController(nativeStatefulSetController);
 registerController(deploymentController);
 registerController(replicaSetController);
-registerController(imagePullJobController);
-registerController(nodeImageController);
-registerController(nodeImageFromNodeController);
-registerController(imageListPullJobController);
-registerController(advancedCronJobController);
-registerController(containerRecreateRequestController);
-registerController(sidecarSetController);
+for (const d of nodeOpsDescriptors) registerController(registrationFor(d));
 registerController(jobController);

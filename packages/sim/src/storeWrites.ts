@@ -3,7 +3,7 @@
 // core's applyAction, admission on create/update, generation bumped on spec
 // change, and change notifications. The status and binding subresources are in
 // storeSubresources.ts, deletion and garbage collection in store.ts.
-import type { KubeObject } from '@kruise-ts/api';
+import { createStructureCache, type KubeObject } from '@kruise-ts/api';
 import type { Action, FeatureGates, ObjectRef } from '@kruise-ts/core';
 import type { AdmissionChain, AdmissionContext } from './admission';
 import {
@@ -75,6 +75,8 @@ export abstract class StoreWrites extends ObjectIndex {
   /** The store's readers as admission sees them (made once, not per write). */
   protected readonly listForAdmission: AdmissionContext['list'] = (a, k, ns) => this.list(a, k, ns);
   protected readonly getForAdmission: AdmissionContext['get'] = (a, k, ns, n) => this.get(a, k, ns, n);
+  /** What the admission hooks check objects with, kept for the store's life (AdmissionContext). */
+  private readonly admissionStructureCache = createStructureCache();
   protected uidCounter = 0;
   private readonly rng;
   /** Names and uids of dry runs come from their own sequence, so a dry run never shifts the real ones. */
@@ -359,6 +361,7 @@ export abstract class StoreWrites extends ObjectIndex {
       featureGates: this.opts.featureGates ?? {},
       list: this.listForAdmission,
       get: this.getForAdmission,
+      structureCache: this.admissionStructureCache,
     };
     const r = chain.admit(obj, ctx);
     if (r.allowed) return { ok: true, object: r.object };

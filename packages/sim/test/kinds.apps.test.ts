@@ -1,6 +1,6 @@
 // The simulator's apps/v1 approximations: ReplicaSet, Deployment and the native StatefulSet
 // conversion, pure functions first, then end to end in a simulation.
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

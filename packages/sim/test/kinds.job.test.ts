@@ -1,7 +1,7 @@
 // The simulator's batch/v1 Job approximation (src/kinds/job.ts): the pure reconcile first, then
 // end to end in a simulation, alone and as the child of an AdvancedCronJob (docs/reference/advancedcronjob.md
 // AC4 with a jobTemplate, AC5.1: a child Job is finished by its Complete/Failed condition).
-import { deepFreeze } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';

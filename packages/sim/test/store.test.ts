@@ -1,7 +1,8 @@
 // The store as an API server: identity, versions, generation, timestamps,
 // admission (422), conflicts, finalizers, pod grace periods, garbage collection.
 import type { KubeObject } from '@kruise-ts/api';
-import { deepFreeze, invalid } from '@kruise-ts/core';
+import { invalid } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
 import { AdmissionChain, invalidMessage } from '../src/admission';
 import { Store } from '../src/store';

@@ -4,6 +4,9 @@
 import * as api from '@kruise-ts/api';
 import * as cloneset from '@kruise-ts/cloneset';
 import * as core from '@kruise-ts/core';
+import * as coreApply from '@kruise-ts/core/apply';
+import * as coreExpectations from '@kruise-ts/core/expectations';
+import * as coreTesting from '@kruise-ts/core/testing';
 import * as daemonset from '@kruise-ts/daemonset';
 import * as nodeops from '@kruise-ts/nodeops';
 import * as sidecarset from '@kruise-ts/sidecarset';
@@ -16,6 +19,9 @@ import { exemptions } from './exemptions';
 const packages: Record<string, Record<string, unknown>> = {
   '@kruise-ts/api': api,
   '@kruise-ts/core': core,
+  '@kruise-ts/core/apply': coreApply,
+  '@kruise-ts/core/expectations': coreExpectations,
+  '@kruise-ts/core/testing': coreTesting,
   '@kruise-ts/cloneset': cloneset,
   '@kruise-ts/statefulset': statefulset,
   '@kruise-ts/daemonset': daemonset,

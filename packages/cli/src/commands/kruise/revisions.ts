@@ -6,6 +6,7 @@
 // Each revision stores `{"spec":{"template":{...,"$patch":"replace"}}}`; going back means putting
 // that template into the workload's spec, after which the controller reuses the old revision
 // under the next number (cloneset.md §12, statefulset.md §R4.4, daemonset.md §12).
+import { canonicalJSON } from '@kruise-ts/core';
 
 type Obj = Record<string, any>;
 
@@ -51,21 +52,9 @@ export function revisionTemplate(revision: Obj): Obj | undefined {
   return template;
 }
 
-/** JSON with object keys sorted, so two templates compare by content, not key order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object')
-    return `{${Object.keys(value as Obj)
-      .filter((k) => (value as Obj)[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Obj)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(value);
-}
-
-/** Whether two pod templates have the same content. */
+/** Whether two pod templates have the same content (canonical JSON: key order does not count). */
 export function sameTemplate(a: unknown, b: unknown): boolean {
-  return canonical(a) === canonical(b);
+  return canonicalJSON(a) === canonicalJSON(b);
 }
 
 /** What `rollout undo` does: put `template` back, skip (already there), or fail. */
