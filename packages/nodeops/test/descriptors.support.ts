@@ -1,21 +1,10 @@
-// The node-side descriptor tests' cluster: core's `objectReaderOf` over deep-frozen objects (a
+// The node-side descriptor tests' cluster: core's frozen reader (a
 // reconcile or hook that mutated what it read would throw), and the reconcile environment.
 import type { KubeObject } from '@kruise-ts/api';
-import { type AdmissionEnv, type ObjectReader, objectReaderOf, type ReconcileEnv } from '@kruise-ts/core';
+import type { AdmissionEnv, ReconcileEnv } from '@kruise-ts/core';
+import { deepFreeze, frozenReader as memoryReader } from '@kruise-ts/core/testing';
 
-/** `value`, frozen all the way down (the same object). */
-export function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
-/** A reader answering from `objects` (deep-frozen here), in their given order. */
-export function memoryReader(objects: readonly object[]): ObjectReader {
-  return objectReaderOf(deepFreeze([...objects]) as readonly KubeObject[]);
-}
+export { deepFreeze, memoryReader };
 
 /** The environment a shell passes (the operator's: namespaces are modelled). */
 export const ENV: ReconcileEnv = deepFreeze({

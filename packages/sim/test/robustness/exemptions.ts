@@ -313,6 +313,7 @@ export const exemptions: Readonly<Record<string, Readonly<Record<string, string>
   },
   '@kruise-ts/core/testing': {
     deepFreeze: BLOCK,
+    frozenReader: CONTRACT,
   },
   '@kruise-ts/cloneset': {
     PodFacts: CLASS,
