@@ -92,7 +92,7 @@ export function classifyFacts(
 }
 
 /**
- * Rule D2 ({@link classifyFacts}) for a list of pods and per-pod predicates: the fact table of
+ * Rule D2 (`classifyFacts`) for a list of pods and per-pod predicates: the fact table of
  * the pods, classified with `isNew(pod)` and `isSpecifiedDelete(pod)`.
  */
 export function classifyPods(

@@ -58,7 +58,7 @@ export interface Availability {
 
 /**
  * §1 `available(p, m)`: lifecycle `""`/`Normal`, running and ready, and ready for long enough
- * ({@link readyLongEnough}). Not available for lifecycle or readiness: wait 0.
+ * (`readyLongEnough`). Not available for lifecycle or readiness: wait 0.
  *
  * Example: Ready since 10:00:00, m = 10: at 10:00:07 not available, wait 3; at 10:00:10 available.
  */
