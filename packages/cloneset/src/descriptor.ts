@@ -14,6 +14,7 @@ import {
 } from '@kruise-ts/core';
 import { type CloneSetCache, createCloneSetCache } from './cache';
 import { reconcileCloneSet } from './reconcile';
+import type { CloneSetControllerState } from './types';
 import { validateCloneSet } from './validation';
 
 /** The CloneSet kind (apps.kruise.io/v1alpha1). */
@@ -34,7 +35,12 @@ function ownedBy(reader: ObjectReader, cloneSet: CloneSet) {
  * The CloneSet controller: `cloneset-controller` (docs/reference/operator.md §3.5). A shell keeps
  * one `createCloneSetCache()` per controller; the answers are the same without it.
  */
-export const cloneSetDescriptor: ControllerDescriptor<CloneSet, CloneSetStatus, undefined, CloneSetCache> = {
+export const cloneSetDescriptor: ControllerDescriptor<
+  CloneSet,
+  CloneSetStatus,
+  CloneSetControllerState,
+  CloneSetCache
+> = {
   name: 'cloneset-controller',
   primary: CLONESET_KIND,
   secondary: [POD, PVC, CONTROLLER_REVISION, NODE],

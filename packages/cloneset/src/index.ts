@@ -32,6 +32,7 @@ export type { StatusContext } from './status';
 export { calculateStatus, statusNeedsWrite } from './status';
 export type {
   CalculateDiffsContext,
+  CloneSetControllerState,
   CloneSetDiffs,
   IsPodUpdateFn,
   Now,

@@ -33,7 +33,12 @@ import { planRevisions, templateOf, truncateHistory } from './revisions';
 import { scaleCloneSet } from './scale';
 import { calculateStatus, statusNeedsWrite } from './status';
 import { requeue, type SyncState } from './sync';
-import { Reasons, type ReconcileCloneSetInput, type ReconcileCloneSetOptions } from './types';
+import {
+  type CloneSetControllerState,
+  Reasons,
+  type ReconcileCloneSetInput,
+  type ReconcileCloneSetOptions,
+} from './types';
 import { inPlaceUpdateOptionsFor, updateCloneSet } from './update';
 import { validateCloneSet } from './validation';
 
@@ -87,7 +92,7 @@ function emptyStatus(): CloneSetStatus {
 export function reconcileCloneSet(
   input: ReconcileCloneSetInput,
   options: ReconcileCloneSetOptions = {},
-): ReconcileResult<CloneSetStatus> {
+): ReconcileResult<CloneSetStatus, CloneSetControllerState> {
   return withWellFormedInput(
     input,
     INPUT_SHAPE,
@@ -119,7 +124,7 @@ const OBSERVED_LISTS = ['pods', 'revisions', 'pvcs', 'nodes'] as const;
 function reconcileDistinct(
   input: ReconcileCloneSetInput,
   options: ReconcileCloneSetOptions,
-): ReconcileResult<CloneSetStatus> {
+): ReconcileResult<CloneSetStatus, CloneSetControllerState> {
   const original = input.cloneSet;
   // v1.8.2 defaults for missing gates, then the dependency rules (KruiseDaemon off turns
   // InPlaceUpdateEnvFromMetadata off, §15); frozen so per-pod core calls skip re-resolving
@@ -270,7 +275,7 @@ function reconcileDistinct(
   if (minReadySeconds > 0 && status.availableReplicas !== status.readyReplicas)
     requeue(state, minReadySeconds);
 
-  const result: ReconcileResult<CloneSetStatus> = { actions, status, errors: [] };
+  const result: ReconcileResult<CloneSetStatus, CloneSetControllerState> = { actions, status, errors: [] };
   if (state.requeueAfterSeconds !== undefined) result.requeueAfterSeconds = state.requeueAfterSeconds;
   // The burst stopped a create or delete: the rest is the next reconcile's, at once.
   if (state.burst.limited) result.requeueAfterSeconds = REQUEUE_NOW;

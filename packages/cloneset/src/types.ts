@@ -54,6 +54,12 @@ export interface CalculateDiffsContext {
   structureCache?: StructureCache;
 }
 
+/**
+ * What the CloneSet controller keeps per object between reconciles (`controllerState`): nothing.
+ * Every decision is made from the observed objects; a shell has nothing to store for it.
+ */
+export type CloneSetControllerState = undefined;
+
 /** The input of `reconcileCloneSet`: everything the Go controller reads from its cache. */
 export interface ReconcileCloneSetInput {
   cloneSet: CloneSet;

@@ -47,7 +47,7 @@ export interface ReconcileDaemonSetInput {
   revisions?: readonly ControllerRevision[];
   now: string | Date;
   /** The previous result's `controllerState` (the failed-pod back-off, §5.5). */
-  controllerState?: unknown;
+  controllerState?: DaemonSetControllerState;
 }
 
 /** Options of {@link reconcileDaemonSet}. */
@@ -97,7 +97,7 @@ function validNow(now: string | Date): FieldError | undefined {
 export function reconcileDaemonSet(
   input: ReconcileDaemonSetInput,
   options: ReconcileDaemonSetOptions = {},
-): ReconcileResult<DaemonSetStatus> {
+): ReconcileResult<DaemonSetStatus, DaemonSetControllerState> {
   return withWellFormedInput(
     input,
     INPUT_SHAPE,
@@ -139,7 +139,7 @@ const OBSERVED_LISTS = ['nodes', 'pods', 'revisions'] as const;
 function reconcileDistinct(
   input: ReconcileDaemonSetInput,
   options: ReconcileDaemonSetOptions,
-): ReconcileResult<DaemonSetStatus> {
+): ReconcileResult<DaemonSetStatus, DaemonSetControllerState> {
   const raw = input.daemonSet;
   const prevStatus = (raw?.status as DaemonSetStatus | undefined) ?? emptyDaemonSetStatus();
   if (!raw?.metadata || raw.metadata.deletionTimestamp) {
@@ -217,7 +217,7 @@ function reconcileDistinct(
     createdNames: new Set(),
     actions,
     requeue: [],
-    backoff: new FailedPodsBackoff(input.controllerState as DaemonSetControllerState | undefined, now),
+    backoff: new FailedPodsBackoff(input.controllerState, now),
     burst: burstReplicas(ds),
     burstLimited: false,
     assignPodsByScheduler: options.assignPodsByScheduler !== false,
@@ -256,7 +256,7 @@ function reconcileDistinct(
   }
   const minReadySeconds = ds.spec.minReadySeconds ?? 0;
   if (status.numberReady !== status.numberAvailable && minReadySeconds > 0) ctx.requeue.push(minReadySeconds); // §10
-  const result: ReconcileResult<DaemonSetStatus> = {
+  const result: ReconcileResult<DaemonSetStatus, DaemonSetControllerState> = {
     actions,
     status,
     errors: [],

@@ -7,7 +7,7 @@ import type { DaemonSet } from '@kruise-ts/api';
 import type { Action } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Node, Pod, PodCondition, Taint } from 'kubernetes-types/core/v1';
-import { reconcileDaemonSet } from '../src';
+import { type DaemonSetControllerState, reconcileDaemonSet } from '../src';
 
 /** Loads `testdata/upstream/daemonset/<file>`. */
 export function loadUpstream<T = any>(file: string): T {
@@ -174,7 +174,7 @@ export class HarnessWorld {
   pods: Pod[] = [];
   revisions: ControllerRevision[] = [];
   clock: number;
-  controllerState: unknown = undefined;
+  controllerState: DaemonSetControllerState | undefined = undefined;
   events = 0;
   private uid = 0;
 

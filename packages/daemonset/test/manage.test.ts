@@ -4,12 +4,12 @@ import type { Action } from '@kruise-ts/core';
 import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { reconcileDaemonSet } from '../src';
+import { type DaemonSetControllerState, reconcileDaemonSet } from '../src';
 import { iso, makeDaemonSet, makeNode, makePod, podCounts } from './helpers';
 
 const T = 10_000;
 
-function run(ds: DaemonSet, nodes: Node[], pods: Pod[], now = T, controllerState?: unknown) {
+function run(ds: DaemonSet, nodes: Node[], pods: Pod[], now = T, controllerState?: DaemonSetControllerState) {
   const input = deepFreeze({ daemonSet: ds, nodes, pods, now: iso(now), controllerState });
   const r = reconcileDaemonSet(input);
   expect(r.errors).toEqual([]);
@@ -121,18 +121,20 @@ describe('§5.2 failed pods and §5.5 back-off', () => {
   });
 
   it('each deletion doubles the window (1 s, 2 s, 4 s), capped at 15 min', () => {
-    let state: unknown;
+    let state: DaemonSetControllerState | undefined;
     const windows: number[] = [];
     for (const t of [T, T + 2, T + 5]) {
       const r = run(ds, [makeNode('n1')], [failed], t, state);
       expect(deletes(r.actions)).toHaveLength(1);
       state = r.controllerState;
-      windows.push((state as any).failedPodsBackoff['foo-uid/0/n1'].backoffSeconds);
+      windows.push(state?.failedPodsBackoff?.['foo-uid/0/n1']?.backoffSeconds ?? -1);
     }
     expect(windows).toEqual([1, 2, 4]);
-    let s: any = { failedPodsBackoff: { 'foo-uid/0/n1': { backoffSeconds: 900, lastUpdate: iso(T) } } };
-    s = run(ds, [makeNode('n1')], [failed], T + 901, s).controllerState;
-    expect(s.failedPodsBackoff['foo-uid/0/n1'].backoffSeconds).toBe(900);
+    const capped: DaemonSetControllerState = {
+      failedPodsBackoff: { 'foo-uid/0/n1': { backoffSeconds: 900, lastUpdate: iso(T) } },
+    };
+    const s = run(ds, [makeNode('n1')], [failed], T + 901, capped).controllerState;
+    expect(s?.failedPodsBackoff?.['foo-uid/0/n1']?.backoffSeconds).toBe(900);
   });
 });
 

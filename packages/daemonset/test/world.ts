@@ -8,7 +8,7 @@ import { applyActions } from '@kruise-ts/core/apply';
 import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Node, Pod, PodCondition } from 'kubernetes-types/core/v1';
-import { reconcileDaemonSet } from '../src';
+import { type DaemonSetControllerState, reconcileDaemonSet } from '../src';
 import { iso } from './helpers';
 
 export interface WorldOptions {
@@ -22,7 +22,7 @@ export interface WorldOptions {
 export class World {
   objects: KubeObject[];
   now: number;
-  state: unknown;
+  state: DaemonSetControllerState | undefined;
   readonly broken = new Set<string>();
   private readonly rng: ReturnType<typeof createRng>;
   private step = 0;
@@ -62,12 +62,12 @@ export class World {
     };
   }
 
-  reconcile(): ReconcileResult<DaemonSetStatus> {
+  reconcile(): ReconcileResult<DaemonSetStatus, DaemonSetControllerState> {
     return reconcileDaemonSet(deepFreeze(this.input()), { seed: 7 });
   }
 
   /** Applies a reconcile's actions (events dropped) and keeps its controller state. */
-  apply(r: ReconcileResult<unknown>): void {
+  apply(r: ReconcileResult<unknown, DaemonSetControllerState>): void {
     const actions = r.actions.filter((a: Action) => a.verb !== 'event');
     this.step++;
     this.objects = applyActions(this.objects, actions, iso(this.now), {

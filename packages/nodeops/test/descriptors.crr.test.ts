@@ -19,13 +19,12 @@ describe('containerRecreateRequestDescriptor', () => {
   });
 
   it('reconciles with its pod, as a hand-built input would; a missing pod is the same as none', () => {
-    const got = d.reconcile(request, memoryReader([request, pod]), T0, 'kept', ENV);
+    const got = d.reconcile(request, memoryReader([request, pod]), T0, undefined, ENV);
     expect(got).toEqual(
       reconcileContainerRecreateRequest({
         containerRecreateRequest: request,
         pod,
         now: T0,
-        controllerState: 'kept',
       }),
     );
     expect(d.reconcile(request, memoryReader([request]), T0, undefined, ENV)).toEqual(

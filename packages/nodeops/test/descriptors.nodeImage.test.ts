@@ -79,10 +79,10 @@ describe('nodeImageFromNodeDescriptor (by Node)', () => {
   });
 
   it('§5.2 item 2: creates a missing NodeImage after 30 s Ready; does nothing while it exists', () => {
-    const r = byNode.reconcile(n1 as NodeObject, memoryReader([n1]), at(60), 'kept', ENV);
+    const r = byNode.reconcile(n1 as NodeObject, memoryReader([n1]), at(60), undefined, ENV);
     expect(r.actions.map((a) => a.verb)).toContain('create');
-    const idle = byNode.reconcile(n1 as NodeObject, memoryReader([n1, ni]), at(60), 'kept', ENV);
-    expect(idle).toEqual({ actions: [], status: undefined, errors: [], controllerState: 'kept' });
+    const idle = byNode.reconcile(n1 as NodeObject, memoryReader([n1, ni]), at(60), undefined, ENV);
+    expect(idle).toStrictEqual({ actions: [], status: undefined, errors: [], controllerState: undefined });
   });
 
   it('a deleted NodeImage of a live node enqueues the node', () => {

@@ -19,6 +19,7 @@ import { getPodMatchedSidecarSets } from './events';
 import { defaultSidecarSetThenHash } from './hash';
 import { injectSidecars } from './injectSidecars';
 import { reconcileSidecarSet } from './reconcile';
+import type { SidecarSetControllerState } from './types';
 import { validateSidecarSet } from './validation';
 
 /** The SidecarSet kind (apps.kruise.io/v1alpha1, cluster-scoped). */
@@ -28,7 +29,11 @@ export const SIDECARSET_KIND = kindRef<SidecarSet>('apps.kruise.io/v1alpha1', 'S
 const KRUISE_CONFIGURATION = 'kruise-configuration';
 
 /** The SidecarSet controller: `sidecarset-controller` (docs/reference/operator.md §3.5). */
-export const sidecarSetDescriptor: ControllerDescriptor<SidecarSet, SidecarSetStatus> = {
+export const sidecarSetDescriptor: ControllerDescriptor<
+  SidecarSet,
+  SidecarSetStatus,
+  SidecarSetControllerState
+> = {
   name: 'sidecarset-controller',
   primary: SIDECARSET_KIND,
   secondary: [POD, NAMESPACE, CONTROLLER_REVISION],

@@ -92,6 +92,7 @@ export type {
   Now,
   ReconcileSidecarSetInput,
   ReconcileSidecarSetOptions,
+  SidecarSetControllerState,
   ValidateSidecarSetContext,
 } from './types';
 export { Reasons } from './types';

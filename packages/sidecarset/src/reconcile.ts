@@ -27,7 +27,12 @@ import { getMatchingPods } from './matching';
 import { PodFacts } from './predicates';
 import { calculateSidecarSetStatus, statusNeedsWrite } from './status';
 import { getNextUpgradePods } from './strategy';
-import { Reasons, type ReconcileSidecarSetInput, type ReconcileSidecarSetOptions } from './types';
+import {
+  Reasons,
+  type ReconcileSidecarSetInput,
+  type ReconcileSidecarSetOptions,
+  type SidecarSetControllerState,
+} from './types';
 import {
   applyPatchPodMetadata,
   clonePodForUpdate,
@@ -90,7 +95,7 @@ type PodWork = { copy: Pod; flipped: boolean; upgraded: boolean };
 export function reconcileSidecarSet(
   input: ReconcileSidecarSetInput,
   options: ReconcileSidecarSetOptions = {},
-): ReconcileResult<SidecarSetStatus> {
+): ReconcileResult<SidecarSetStatus, SidecarSetControllerState> {
   return withWellFormedInput(
     input,
     INPUT_SHAPE,
@@ -122,7 +127,7 @@ const OBSERVED_LISTS = ['pods', 'namespaces', 'revisions'] as const;
 function reconcileDistinct(
   input: ReconcileSidecarSetInput,
   options: ReconcileSidecarSetOptions,
-): ReconcileResult<SidecarSetStatus> {
+): ReconcileResult<SidecarSetStatus, SidecarSetControllerState> {
   const ss = input.sidecarSet;
   const ref = sidecarSetRef(ss);
   const previous = ss.status ?? emptyStatus();

@@ -50,6 +50,12 @@ export interface InjectSidecarsResult {
   errors: FieldError[];
 }
 
+/**
+ * What the SidecarSet controller keeps per object between reconciles (`controllerState`): nothing.
+ * Every decision is made from the observed objects; a shell has nothing to store for it.
+ */
+export type SidecarSetControllerState = undefined;
+
 /** The input of `reconcileSidecarSet`. */
 export interface ReconcileSidecarSetInput {
   sidecarSet: SidecarSet;

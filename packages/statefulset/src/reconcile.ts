@@ -101,7 +101,7 @@ export function observeExpectations(
 export function reconcileStatefulSet(
   input: ReconcileStatefulSetInput,
   options: ReconcileStatefulSetOptions = {},
-): ReconcileResult<StatefulSetStatus> {
+): ReconcileResult<StatefulSetStatus, StatefulSetControllerState> {
   return withWellFormedInput(
     input,
     INPUT_SHAPE,
@@ -133,7 +133,7 @@ const OBSERVED_LISTS = ['pods', 'revisions', 'pvcs'] as const;
 function reconcileDistinct(
   input: ReconcileStatefulSetInput,
   options: ReconcileStatefulSetOptions,
-): ReconcileResult<StatefulSetStatus> {
+): ReconcileResult<StatefulSetStatus, StatefulSetControllerState> {
   const original = input.statefulSet;
   // resolved and frozen once: every per-pod call below reads it instead of resolving its own copy
   const gates = freezeFeatureGates(resolveFeatureGates(options.featureGates));
@@ -199,7 +199,11 @@ function reconcileDistinct(
   }
   append(actions, truncateHistory(set, plan.revisions, pods.pods, currentName, updateName));
 
-  const result: ReconcileResult<StatefulSetStatus> = { actions, status, errors: [] };
+  const result: ReconcileResult<StatefulSetStatus, StatefulSetControllerState> = {
+    actions,
+    status,
+    errors: [],
+  };
   if (round.requeueAfterSeconds !== undefined) result.requeueAfterSeconds = round.requeueAfterSeconds;
   if (Object.keys(round.expectations).length > 0 || input.controllerState !== undefined) {
     const next: StatefulSetControllerState = { inPlaceUpdateExpectations: round.expectations };

@@ -73,8 +73,12 @@ export class World {
   readonly rng: Rng;
   controllerState: StatefulSetControllerState | undefined;
   private applyCounter = 0;
-  history: { result: ReconcileResult<StatefulSetStatus>; before: Pod[]; set: StatefulSet; now: string }[] =
-    [];
+  history: {
+    result: ReconcileResult<StatefulSetStatus, StatefulSetControllerState>;
+    before: Pod[];
+    set: StatefulSet;
+    now: string;
+  }[] = [];
 
   constructor(
     set: StatefulSet,
@@ -130,14 +134,14 @@ export class World {
   readonly structureCache = createStructureCache();
 
   /** One reconcile; its actions (events aside) are applied to the store. */
-  reconcile(): ReconcileResult<StatefulSetStatus> {
+  reconcile(): ReconcileResult<StatefulSetStatus, StatefulSetControllerState> {
     const before = this.pods();
     const set = this.set();
     const result = reconcileStatefulSet(this.input(), {
       featureGates: this.featureGates,
       structureCache: this.structureCache,
     });
-    this.controllerState = result.controllerState as StatefulSetControllerState | undefined;
+    this.controllerState = result.controllerState;
     this.apply(this.withGraceful(result.actions));
     this.history.push({ result, before, set, now: this.now });
     return result;

@@ -63,7 +63,8 @@ export interface ReconcileUnitedDeploymentInput {
   pods: Pod[];
   revisions?: ControllerRevision[];
   now: string | Date;
-  controllerState?: unknown;
+  /** The previous result's `controllerState` (the requeue store of §11). */
+  controllerState?: UnitedDeploymentControllerState;
 }
 
 /**
@@ -122,7 +123,7 @@ class DurationStore {
 export function reconcileUnitedDeployment(
   input: ReconcileUnitedDeploymentInput,
   options?: ReconcileOptions,
-): ReconcileResult<UnitedDeploymentStatus> {
+): ReconcileResult<UnitedDeploymentStatus, UnitedDeploymentControllerState> {
   return withWellFormedInput(
     input,
     INPUT_SHAPE,
@@ -171,10 +172,12 @@ function subsetKind(obj: Record<string, unknown>): string | undefined {
 const OBSERVED_LISTS = ['subsets', 'pods', 'revisions'] as const;
 
 /** {@link reconcileUnitedDeployment} on an input whose observed lists name each object once. */
-function reconcileDistinct(input: ReconcileUnitedDeploymentInput): ReconcileResult<UnitedDeploymentStatus> {
+function reconcileDistinct(
+  input: ReconcileUnitedDeploymentInput,
+): ReconcileResult<UnitedDeploymentStatus, UnitedDeploymentControllerState> {
   const ud = input.unitedDeployment;
   const oldStatus: UDStatus = ud.status ?? {};
-  const prevState = (input.controllerState ?? {}) as UnitedDeploymentControllerState;
+  const prevState: UnitedDeploymentControllerState = input.controllerState ?? {};
   const now = input.now;
   const nowMs = parseTime(now)?.getTime() ?? 0;
   const udRef = refOf(ud);
@@ -197,7 +200,10 @@ function reconcileDistinct(input: ReconcileUnitedDeploymentInput): ReconcileResu
   if (prevState.requeueAt)
     delays.push(((parseTime(prevState.requeueAt)?.getTime() ?? Number.NaN) - nowMs) / 1000);
   const unschedulable: Record<string, UnschedulableStatus> = {};
-  const fail = (reason: string, message: string): ReconcileResult<UnitedDeploymentStatus> => {
+  const fail = (
+    reason: string,
+    message: string,
+  ): ReconcileResult<UnitedDeploymentStatus, UnitedDeploymentControllerState> => {
     actions.push({ verb: 'event', involvedObject: udRef, type: 'Warning', reason, message });
     const requeueAt = delays.at();
     return {

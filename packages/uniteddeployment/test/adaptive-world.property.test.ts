@@ -7,7 +7,12 @@ import fc from 'fast-check';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { LABEL_SUBSET_NAME, reconcileUnitedDeployment, type UnitedDeploymentObject } from '../src/index';
+import {
+  LABEL_SUBSET_NAME,
+  reconcileUnitedDeployment,
+  type UnitedDeploymentControllerState,
+  type UnitedDeploymentObject,
+} from '../src/index';
 import { APP, at } from './fixtures';
 
 const RC = 10;
@@ -17,7 +22,7 @@ const TICK = 5;
 interface World {
   objects: KubeObject[];
   capacity: Record<string, number>;
-  state?: unknown;
+  state?: UnitedDeploymentControllerState;
   seq: number;
 }
 

@@ -8,6 +8,7 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import {
   type ReconcileUnitedDeploymentInput,
   reconcileUnitedDeployment,
+  type UnitedDeploymentControllerState,
   type UnitedDeploymentObject,
 } from '../src/index';
 
@@ -16,7 +17,7 @@ export interface Cluster {
   objects: KubeObject[];
   counter: number;
   log: Action[];
-  controllerState?: unknown;
+  controllerState?: UnitedDeploymentControllerState;
 }
 
 const isRevision = (o: KubeObject) => o.kind === 'ControllerRevision';

@@ -70,8 +70,12 @@ export type Action =
   | UpdateStatusAction
   | EventAction;
 
-/** What every reconcile returns. */
-export interface ReconcileResult<Status> {
+/**
+ * What every reconcile returns. `State` is what the controller keeps per object between
+ * reconciles (`controllerState`): the shell stores it unread and passes it back as the next
+ * input's `controllerState`. A controller that keeps nothing leaves it `undefined`.
+ */
+export interface ReconcileResult<Status, State = undefined> {
   /** In the order a controller would issue them. */
   actions: Action[];
   /** The status the object should now have. */
@@ -84,7 +88,7 @@ export interface ReconcileResult<Status> {
   /** Validation errors; non-empty means nothing destructive was proposed. */
   errors: FieldError[];
   /** Memory the shell stores per object and passes back as `input.controllerState`. */
-  controllerState?: unknown;
+  controllerState?: State;
 }
 
 /** Options every reconcile accepts. */

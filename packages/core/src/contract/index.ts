@@ -1,6 +1,7 @@
 // The reconcile contract: the action vocabulary a reconcile returns, field errors and KruiseError,
-// feature gates, the shared validation helpers, the annotation size limit, deletion protection and
-// the de-duplication of observed objects. The explicit list of what @kruise-ts/core exports from here.
+// feature gates, the shared validation helpers, the annotation size limit, deletion protection,
+// the de-duplication of observed objects and the recorder a reconcile keeps its results in. The
+// explicit list of what @kruise-ts/core exports from here.
 export {
   type Action,
   type CreateAction,
@@ -57,6 +58,11 @@ export {
   parseFeatureGatesFlag,
   resolveFeatureGates,
 } from './featureGates';
+export {
+  ReconcileRecorder,
+  type RecordedCondition,
+  type RecorderResultFields,
+} from './recorder';
 export {
   FIELD_IMMUTABLE_ERROR_MSG,
   type IntOrPercentOptions,

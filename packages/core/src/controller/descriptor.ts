@@ -145,15 +145,17 @@ export interface ControllerDescriptor<
     state: State | undefined,
     env: ReconcileEnv,
     cache?: Cache,
-  ): ReconcileResult<Status>;
+  ): ReconcileResult<Status, State>;
   /** The kind's admission webhooks. */
   readonly admission?: AdmissionHooks<Obj>;
 }
 
 /**
- * A descriptor of any controller, as a shell holds it in a list. A shell reads objects of the
- * primary kind only and passes each back to that descriptor's own functions, together with the
- * state and cache that descriptor returned and created.
+ * A descriptor of any controller, as a shell holds it in a list: its object, status, state and
+ * cache types hidden. A shell reads objects of the primary kind only and passes each back to
+ * that descriptor's own functions, together with the state that descriptor's reconcile returned
+ * for that object and the cache its `createCache` made: it stores both unread, so each stays of
+ * the type the descriptor names (e.g. `DaemonSetControllerState`), and no shell casts them.
  */
 export type AnyControllerDescriptor = ControllerDescriptor<KubeObject, unknown, unknown, unknown>;
 

@@ -39,7 +39,7 @@ export interface ReconcileAdvancedCronJobInput {
    */
   children: readonly KubeObject[];
   now: string | Date;
-  controllerState?: unknown;
+  controllerState?: AdvancedCronJobControllerState;
 }
 
 /** Options of {@link reconcileAdvancedCronJob}. */
@@ -81,7 +81,7 @@ export interface AdvancedCronJobControllerState {
 export function reconcileAdvancedCronJob(
   input: ReconcileAdvancedCronJobInput,
   options: ReconcileAdvancedCronJobOptions = {},
-): ReconcileResult<AdvancedCronJobStatus> {
+): ReconcileResult<AdvancedCronJobStatus, AdvancedCronJobControllerState> {
   return withWellFormedInput(
     input,
     INPUT_SHAPE,
@@ -112,7 +112,7 @@ function kruiseKindOrMetadata(obj: Record<string, unknown>): string | undefined 
 function reconcileAdvancedCronJobChecked(
   input: ReconcileAdvancedCronJobInput,
   options: ReconcileAdvancedCronJobOptions,
-): ReconcileResult<AdvancedCronJobStatus> {
+): ReconcileResult<AdvancedCronJobStatus, AdvancedCronJobControllerState> {
   const raw = input.advancedCronJob;
   const prev: AdvancedCronJobStatus = raw?.status ?? {};
   if (!raw?.metadata || !raw.spec)
@@ -138,7 +138,7 @@ function reconcileAdvancedCronJobChecked(
     outcome: AdvancedCronJobOutcome,
     requeueMs?: number,
   ) => {
-    const res: ReconcileResult<AdvancedCronJobStatus> = {
+    const res: ReconcileResult<AdvancedCronJobStatus, AdvancedCronJobControllerState> = {
       actions,
       status,
       errors: [],

@@ -20,6 +20,7 @@ import {
   invalid,
   type PodReadinessMessage,
   type ReconcileOptions,
+  ReconcileRecorder,
   type ReconcileResult,
   refOf,
   removeNotReadyKey,
@@ -28,13 +29,20 @@ import {
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { minDefined, nowMillis, rfc3339, seconds, timeMillis } from '../util';
 
+/**
+ * What the ContainerRecreateRequest controller keeps per request between reconciles
+ * (`controllerState`): nothing. It hands back whatever it was given, so a shell may store the
+ * result's field unread.
+ */
+export type ContainerRecreateRequestControllerState = undefined;
+
 /** Input of {@link reconcileContainerRecreateRequest}. */
 export interface ReconcileContainerRecreateRequestInput {
   containerRecreateRequest: ContainerRecreateRequest;
   /** The pod named `spec.podName` in the CRR's namespace, if it exists. */
   pod?: Pod;
   now: string | Date;
-  controllerState?: unknown;
+  controllerState?: ContainerRecreateRequestControllerState;
 }
 
 /** Options of {@link reconcileContainerRecreateRequest}. */
@@ -173,7 +181,7 @@ function acquireNotReady(crr: ContainerRecreateRequest, pod: Pod, now: string): 
 export function reconcileContainerRecreateRequest(
   input: ReconcileContainerRecreateRequestInput,
   options: ReconcileContainerRecreateRequestOptions = {},
-): ReconcileResult<ContainerRecreateRequestStatus> {
+): ReconcileResult<ContainerRecreateRequestStatus, ContainerRecreateRequestControllerState> {
   return withWellFormedInput(
     input,
     INPUT_SHAPE,
@@ -194,44 +202,29 @@ const INPUT_SHAPE: InputShape = {
 function reconcileContainerRecreateRequestChecked(
   input: ReconcileContainerRecreateRequestInput,
   options: ReconcileContainerRecreateRequestOptions,
-): ReconcileResult<ContainerRecreateRequestStatus> {
+): ReconcileResult<ContainerRecreateRequestStatus, ContainerRecreateRequestControllerState> {
   const crr = input.containerRecreateRequest;
   const prev: ContainerRecreateRequestStatus = crr?.status ?? {};
-  const state = input.controllerState;
-  const result = (
-    actions: Action[],
-    status = prev,
-    requeueMs?: number,
-  ): ReconcileResult<ContainerRecreateRequestStatus> => {
-    const r: ReconcileResult<ContainerRecreateRequestStatus> = {
-      actions,
-      status,
-      errors: [],
-      controllerState: state,
-    };
-    if (requeueMs !== undefined) r.requeueAfterSeconds = seconds(Math.max(requeueMs, 1));
-    return r;
-  };
-  if (!crr?.metadata || !crr.spec) return result([]);
+  // The state is handed back as given (the controller keeps none) on every path.
+  const kept = { controllerState: input.controllerState };
+  if (!crr?.metadata || !crr.spec) return { actions: [], status: prev, errors: [], ...kept };
+  const rec = new ReconcileRecorder(refOf(crr));
+  /** The result after the recorded actions, asking to run again `ms` from now (at least 1 ms). */
+  const done = (status = prev, ms?: number) =>
+    rec.requeueAfter(ms === undefined ? undefined : seconds(Math.max(ms, 1))).result(status, kept);
   const nowMs = nowMillis(input.now);
   if (nowMs === undefined)
-    return {
-      actions: [],
-      status: prev,
-      errors: [invalid('now', input.now, 'not a valid time')],
-      controllerState: state,
-    };
+    return rec.result(prev, { errors: [invalid('now', input.now, 'not a valid time')], ...kept });
   const now = rfc3339(nowMs);
   const pod = input.pod;
 
   // 1. deleting or completed
   if (crr.metadata.deletionTimestamp || prev.phase === 'Completed') {
-    const actions: Action[] = [];
     if ((crr.metadata.finalizers ?? []).includes(FINALIZER_CRR_UNREADY_ACQUIRED))
-      actions.push(...releaseNotReady(crr, pod, now));
-    if (crr.metadata.deletionTimestamp) return result(actions);
+      rec.act(...releaseNotReady(crr, pod, now));
+    if (crr.metadata.deletionTimestamp) return done();
     if (LABEL_CRR_ACTIVE in (crr.metadata.labels ?? {})) {
-      actions.push({
+      rec.act({
         verb: 'patch',
         target: refOf(crr),
         patchType: 'merge',
@@ -239,14 +232,15 @@ function reconcileContainerRecreateRequestChecked(
         reason: 'RemoveActiveLabel',
       });
       // Upstream's label patch brings the TTL reconcile at once.
-      return result(actions, prev, 1000);
+      return done(prev, 1000);
     }
     const ttl = crr.spec.ttlSecondsAfterFinished;
-    const done = timeMillis(prev.completionTime);
-    if (ttl === undefined || ttl === null || done === undefined) return result(actions);
-    const left = done + ttl * 1000 - nowMs;
-    if (left <= 0) return result([...actions, { verb: 'delete', target: refOf(crr), reason: 'TTLExpired' }]);
-    return result(actions, prev, left);
+    const doneAt = timeMillis(prev.completionTime);
+    if (ttl === undefined || ttl === null || doneAt === undefined) return done();
+    const left = doneAt + ttl * 1000 - nowMs;
+    if (left <= 0)
+      return rec.act({ verb: 'delete', target: refOf(crr), reason: 'TTLExpired' }).result(prev, kept);
+    return done(prev, left);
   }
 
   const complete = (message: string) => {
@@ -256,8 +250,9 @@ function reconcileContainerRecreateRequestChecked(
       completionTime: now,
       message,
     };
+    rec.act({ verb: 'updateStatus', target: refOf(crr), status, reason: 'Complete' });
     // Upstream's status write brings the cleanup reconcile at once.
-    return result([{ verb: 'updateStatus', target: refOf(crr), status, reason: 'Complete' }], status, 1000);
+    return done(status, 1000);
   };
   // 2.–5.
   if (
@@ -280,13 +275,12 @@ function reconcileContainerRecreateRequestChecked(
     if (deadlineLeft <= 0) return complete(MESSAGE_DEADLINE);
   }
   const nearest = minDefined(responseLeft, deadlineLeft);
-  if (phase !== 'Recreating') return result([], prev, nearest);
+  if (phase !== 'Recreating') return done(prev, nearest);
 
   // 7.–9.
-  const actions: Action[] = [];
   const text = JSON.stringify(syncContainerStatuses(crr, pod));
   if (crr.metadata.annotations?.[ANNOTATION_CRR_SYNC_CONTAINER_STATUSES] !== text) {
-    actions.push({
+    rec.act({
       verb: 'patch',
       target: refOf(crr),
       patchType: 'merge',
@@ -296,8 +290,8 @@ function reconcileContainerRecreateRequestChecked(
   }
   const grace = crr.spec.strategy?.unreadyGracePeriodSeconds;
   if (grace !== undefined && grace !== null && !crr.metadata.annotations?.[ANNOTATION_CRR_UNREADY_ACQUIRED])
-    actions.push(...acquireNotReady(crr, pod, now));
-  return result(actions, prev, nearest);
+    rec.act(...acquireNotReady(crr, pod, now));
+  return done(prev, nearest);
 }
 
 /**

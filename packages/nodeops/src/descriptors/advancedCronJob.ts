@@ -3,10 +3,15 @@
 // children of its namespace. AC6.1: only create and update events of BroadcastJobs and
 // ImageListPullJobs enqueue their owner; deletes and Job events do not (a finished Job is seen at
 // the next scheduled requeue), so the operator does not enqueue owners by itself here.
-import { type AdvancedCronJob, type KubeObject, setDefaultsAdvancedCronJob } from '@kruise-ts/api';
+import {
+  type AdvancedCronJob,
+  type AdvancedCronJobStatus,
+  type KubeObject,
+  setDefaultsAdvancedCronJob,
+} from '@kruise-ts/api';
 import { type ControllerDescriptor, JOB, NOTHING_TO_ENQUEUE, type ObjectReader } from '@kruise-ts/core';
 import { advancedCronJobChildren, advancedCronJobForChildEvent } from '../advancedcronjob/children';
-import { reconcileAdvancedCronJob } from '../advancedcronjob/reconcile';
+import { type AdvancedCronJobControllerState, reconcileAdvancedCronJob } from '../advancedcronjob/reconcile';
 import { validateAdvancedCronJob } from '../advancedcronjob/validation';
 import { ADVANCED_CRON_JOB_KIND, BROADCAST_JOB_KIND, IMAGE_LIST_PULL_JOB_KIND } from './kinds';
 import { objectNamed } from './objectNamed';
@@ -21,7 +26,11 @@ function candidates(reader: ObjectReader, namespace: string | undefined): KubeOb
 }
 
 /** `advancedcronjob-controller` (operator.md §3.5; needs only its CRD). */
-export const advancedCronJobDescriptor: ControllerDescriptor<AdvancedCronJob> = {
+export const advancedCronJobDescriptor: ControllerDescriptor<
+  AdvancedCronJob,
+  AdvancedCronJobStatus,
+  AdvancedCronJobControllerState
+> = {
   name: 'advancedcronjob-controller',
   primary: ADVANCED_CRON_JOB_KIND,
   secondary: [JOB, BROADCAST_JOB_KIND, IMAGE_LIST_PULL_JOB_KIND],

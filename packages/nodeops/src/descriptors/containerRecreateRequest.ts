@@ -5,6 +5,7 @@
 // changed its container statuses.
 import {
   type ContainerRecreateRequest,
+  type ContainerRecreateRequestStatus,
   LABEL_CRR_POD_UID,
   setDefaultsContainerRecreateRequest,
 } from '@kruise-ts/api';
@@ -18,7 +19,10 @@ import {
   resolveFeatureGates,
 } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { reconcileContainerRecreateRequest } from '../crr/reconcile';
+import {
+  type ContainerRecreateRequestControllerState,
+  reconcileContainerRecreateRequest,
+} from '../crr/reconcile';
 import { validateContainerRecreateRequest } from '../crr/validation';
 import { CRR_KIND } from './kinds';
 
@@ -40,7 +44,11 @@ function relevant(pod: Pod, change: ObjectChange | undefined): boolean {
 }
 
 /** `containerrecreaterequest-controller` (operator.md §3.5; needs `KruiseDaemon`). */
-export const containerRecreateRequestDescriptor: ControllerDescriptor<ContainerRecreateRequest> = {
+export const containerRecreateRequestDescriptor: ControllerDescriptor<
+  ContainerRecreateRequest,
+  ContainerRecreateRequestStatus,
+  ContainerRecreateRequestControllerState
+> = {
   name: 'containerrecreaterequest-controller',
   primary: CRR_KIND,
   secondary: [POD],

@@ -1,17 +1,28 @@
 // The ImageListPullJob controller as every shell drives it (docs/reference/daemon.md §6.2): one
 // child ImagePullJob per image; it reads the ImagePullJobs of its namespace, and a child's change
 // enqueues it through the child's controller ownerReference (no `enqueueFor`).
-import { type ImageListPullJob, setDefaultsImageListPullJob } from '@kruise-ts/api';
+import {
+  type ImageListPullJob,
+  type ImageListPullJobStatus,
+  setDefaultsImageListPullJob,
+} from '@kruise-ts/api';
 import type { ControllerDescriptor } from '@kruise-ts/core';
 import { resolveFeatureGates } from '@kruise-ts/core';
-import { reconcileImageListPullJob } from '../imagelistpulljob/reconcile';
+import {
+  type ImageListPullJobControllerState,
+  reconcileImageListPullJob,
+} from '../imagelistpulljob/reconcile';
 import { validateImageListPullJob } from '../imagepulljob/validation';
 import { IMAGE_LIST_PULL_JOB_KIND, IMAGE_PULL_JOB_KIND } from './kinds';
 
 /**
  * `imagelistpulljob-controller` (operator.md §3.5; needs `KruiseDaemon` and `ImagePullJobGate`).
  */
-export const imageListPullJobDescriptor: ControllerDescriptor<ImageListPullJob> = {
+export const imageListPullJobDescriptor: ControllerDescriptor<
+  ImageListPullJob,
+  ImageListPullJobStatus,
+  ImageListPullJobControllerState
+> = {
   name: 'imagelistpulljob-controller',
   primary: IMAGE_LIST_PULL_JOB_KIND,
   secondary: [IMAGE_PULL_JOB_KIND],

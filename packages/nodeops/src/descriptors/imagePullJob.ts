@@ -5,6 +5,7 @@
 // namespace must exist). §4.7: NodeImage, pod and Secret changes enqueue the jobs they concern.
 import {
   type ImagePullJob,
+  type ImagePullJobStatus,
   KRUISE_DAEMON_CONFIG_NAMESPACE,
   type KubeObject,
   type NodeImage,
@@ -22,7 +23,7 @@ import {
   SECRET,
 } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { reconcileImagePullJob } from '../imagepulljob/reconcile';
+import { type ImagePullJobControllerState, reconcileImagePullJob } from '../imagepulljob/reconcile';
 import {
   imagePullJobsForNodeImageEvent,
   imagePullJobsForPodEvent,
@@ -87,7 +88,11 @@ function secretsFor(reader: ObjectReader, namespace: string | undefined, daemonN
 }
 
 /** `imagepulljob-controller` (operator.md §3.5; needs `KruiseDaemon` and `ImagePullJobGate`). */
-export const imagePullJobDescriptor: ControllerDescriptor<ImagePullJob> = {
+export const imagePullJobDescriptor: ControllerDescriptor<
+  ImagePullJob,
+  ImagePullJobStatus,
+  ImagePullJobControllerState
+> = {
   name: 'imagepulljob-controller',
   primary: IMAGE_PULL_JOB_KIND,
   secondary: [NODE_IMAGE_KIND, POD, SECRET, NAMESPACE],

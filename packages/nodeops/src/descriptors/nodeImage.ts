@@ -6,7 +6,7 @@
 // `--nodeimage-creation-delay` (§5.2 item 2): a missing NodeImage cannot be reconciled by the
 // first. It does nothing while the NodeImage exists, and a deleted NodeImage of a live node
 // enqueues its node so that it is created again.
-import { type KubeObject, type NodeImage, setDefaultsNodeImage } from '@kruise-ts/api';
+import { type KubeObject, type NodeImage, type NodeImageStatus, setDefaultsNodeImage } from '@kruise-ts/api';
 import {
   asKind,
   type ControllerDescriptor,
@@ -21,7 +21,7 @@ import {
   resolveFeatureGates,
 } from '@kruise-ts/core';
 import type { Node } from 'kubernetes-types/core/v1.js';
-import { reconcileNodeImage } from '../nodeimage/reconcile';
+import { type NodeImageControllerState, reconcileNodeImage } from '../nodeimage/reconcile';
 import { validateNodeImage } from '../nodeimage/validation';
 import { IMAGE_PULL_JOB_KIND, NODE_IMAGE_KIND } from './kinds';
 import { objectNamed } from './objectNamed';
@@ -36,9 +36,9 @@ function reconcileByName(
   name: string,
   reader: ObjectReader,
   now: string,
-  state: unknown,
+  state: NodeImageControllerState,
   env: ReconcileEnv,
-): ReconcileResult<unknown> {
+): ReconcileResult<NodeImageStatus, NodeImageControllerState> {
   return reconcileNodeImage(
     {
       nodeName: name,
@@ -80,44 +80,53 @@ const NODE_OBJECT: KindRef<NodeObject> = kindRef('v1', 'Node');
 const daemonGate = (g: Partial<FeatureGates>) => resolveFeatureGates(g).KruiseDaemon;
 
 /** `nodeimage-controller` (operator.md §3.5; needs `KruiseDaemon`), the runner by NodeImage. */
-export const nodeImageDescriptor: ControllerDescriptor<NodeImage> = {
-  name: 'nodeimage-controller',
-  primary: NODE_IMAGE_KIND,
-  secondary: [NODE, IMAGE_PULL_JOB_KIND],
-  enabled: daemonGate,
-  enqueueFor: (changed, reader, change) => {
-    const node = asKind(changed, NODE);
-    if (node) {
-      // A node without a NodeImage is the second runner's; the first reconciles existing ones.
-      const name = node.metadata?.name ?? '';
-      const ni = reader.get(NODE_IMAGE_KIND, undefined, name);
-      return ni
-        ? [ni]
-        : change
-          ? NOTHING_TO_ENQUEUE
-          : [objectNamed(reader, NODE_IMAGE_KIND, undefined, name)];
-    }
-    const job = asKind(changed, IMAGE_PULL_JOB_KIND);
-    if (!job) return NOTHING_TO_ENQUEUE;
-    const deleted = change
-      ? change.type === 'deleted'
-      : isGone(reader, IMAGE_PULL_JOB_KIND, job.metadata.namespace, job.metadata.name ?? '');
-    return deleted ? nodeImagesNaming(reader, job.metadata.uid) : NOTHING_TO_ENQUEUE;
-  },
-  readSet: (ni, reader) => {
-    const node = reader.get(NODE, undefined, ni.metadata.name ?? '');
-    return node ? [ni, node] : [ni];
-  },
-  reconcile: (ni, reader, now, state, env) =>
-    reconcileByName(ni.metadata.name ?? '', reader, now, state, env),
-  admission: {
-    default: (ni, env) => setDefaultsNodeImage(ni, { old: env.old, now: env.now }),
-    validate: (ni, env) => validateNodeImage(ni, env.old),
-  },
-};
+export const nodeImageDescriptor: ControllerDescriptor<NodeImage, NodeImageStatus, NodeImageControllerState> =
+  {
+    name: 'nodeimage-controller',
+    primary: NODE_IMAGE_KIND,
+    secondary: [NODE, IMAGE_PULL_JOB_KIND],
+    enabled: daemonGate,
+    enqueueFor: (changed, reader, change) => {
+      const node = asKind(changed, NODE);
+      if (node) {
+        // A node without a NodeImage is the second runner's; the first reconciles existing ones.
+        const name = node.metadata?.name ?? '';
+        const ni = reader.get(NODE_IMAGE_KIND, undefined, name);
+        return ni
+          ? [ni]
+          : change
+            ? NOTHING_TO_ENQUEUE
+            : [objectNamed(reader, NODE_IMAGE_KIND, undefined, name)];
+      }
+      const job = asKind(changed, IMAGE_PULL_JOB_KIND);
+      if (!job) return NOTHING_TO_ENQUEUE;
+      const deleted = change
+        ? change.type === 'deleted'
+        : isGone(reader, IMAGE_PULL_JOB_KIND, job.metadata.namespace, job.metadata.name ?? '');
+      return deleted ? nodeImagesNaming(reader, job.metadata.uid) : NOTHING_TO_ENQUEUE;
+    },
+    readSet: (ni, reader) => {
+      const node = reader.get(NODE, undefined, ni.metadata.name ?? '');
+      return node ? [ni, node] : [ni];
+    },
+    reconcile: (ni, reader, now, state, env) =>
+      reconcileByName(ni.metadata.name ?? '', reader, now, state, env),
+    admission: {
+      default: (ni, env) => setDefaultsNodeImage(ni, { old: env.old, now: env.now }),
+      validate: (ni, env) => validateNodeImage(ni, env.old),
+    },
+  };
 
-/** The second runner of `nodeimage-controller`, by Node (`--controllers nodeimage` selects both). */
-export const nodeImageFromNodeDescriptor: ControllerDescriptor<NodeObject> = {
+/**
+ * The second runner of `nodeimage-controller`, by Node (`--controllers nodeimage` selects both).
+ * Its status is the NodeImage's when it reconciles one, `undefined` while the NodeImage exists
+ * (the first runner's); it keeps the same (empty) state as the first runner.
+ */
+export const nodeImageFromNodeDescriptor: ControllerDescriptor<
+  NodeObject,
+  NodeImageStatus | undefined,
+  NodeImageControllerState
+> = {
   name: 'nodeimage-controller(node)',
   selectAs: 'nodeimage',
   logName: 'NodeImage(node)',

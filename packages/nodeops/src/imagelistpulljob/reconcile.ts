@@ -32,13 +32,19 @@ import {
   timeMillis,
 } from '../util';
 
+/**
+ * What the ImageListPullJob controller keeps per job between reconciles (`controllerState`):
+ * nothing. It hands back whatever it was given, so a shell may store the result's field unread.
+ */
+export type ImageListPullJobControllerState = undefined;
+
 /** Input of {@link reconcileImageListPullJob}. */
 export interface ReconcileImageListPullJobInput {
   imageListPullJob: ImageListPullJob;
   /** The ImagePullJobs of the list job's namespace. */
   imagePullJobs: readonly ImagePullJob[];
   now: string | Date;
-  controllerState?: unknown;
+  controllerState?: ImageListPullJobControllerState;
 }
 
 /** Message of a child that failed on some nodes (§6.2 item 5). */
@@ -161,7 +167,7 @@ function newChild(
 export function reconcileImageListPullJob(
   input: ReconcileImageListPullJobInput,
   options: ReconcileOptions = {},
-): ReconcileResult<ImageListPullJobStatus> {
+): ReconcileResult<ImageListPullJobStatus, ImageListPullJobControllerState> {
   return withWellFormedInput(
     input,
     INPUT_SHAPE,
@@ -183,7 +189,7 @@ const INPUT_SHAPE: InputShape = {
 function reconcileImageListPullJobChecked(
   input: ReconcileImageListPullJobInput,
   _options: ReconcileOptions,
-): ReconcileResult<ImageListPullJobStatus> {
+): ReconcileResult<ImageListPullJobStatus, ImageListPullJobControllerState> {
   const raw = input.imageListPullJob;
   const prev: ImageListPullJobStatus = raw?.status ?? { desired: 0 };
   const state = input.controllerState;

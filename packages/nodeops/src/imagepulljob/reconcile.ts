@@ -41,7 +41,8 @@ export interface ReconcileImagePullJobInput {
   /** Pod names in the owner workload's update order (§4.1 item 1), computed by the caller. */
   podUpdateOrder?: readonly string[];
   now: string | Date;
-  controllerState?: unknown;
+  /** The previous result's `controllerState` (the NodeImages it last targeted, §4.1 item 5). */
+  controllerState?: ImagePullJobControllerState;
 }
 
 /** Options of {@link reconcileImagePullJob}. */
@@ -98,7 +99,7 @@ function finalize(job: ImagePullJob, secrets: readonly Secret[], daemonNs: strin
 export function reconcileImagePullJob(
   input: ReconcileImagePullJobInput,
   options: ReconcileImagePullJobOptions = {},
-): ReconcileResult<ImagePullJobStatus> {
+): ReconcileResult<ImagePullJobStatus, ImagePullJobControllerState> {
   return withWellFormedInput(
     input,
     INPUT_SHAPE,
@@ -120,7 +121,7 @@ const INPUT_SHAPE: InputShape = {
 function reconcileImagePullJobChecked(
   input: ReconcileImagePullJobInput,
   options: ReconcileImagePullJobOptions,
-): ReconcileResult<ImagePullJobStatus> {
+): ReconcileResult<ImagePullJobStatus, ImagePullJobControllerState> {
   const raw = input.imagePullJob;
   const prev = normalizeImagePullJobStatus(raw?.status);
   const state = input.controllerState;

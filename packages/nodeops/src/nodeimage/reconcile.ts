@@ -35,6 +35,12 @@ import {
   timeMillis,
 } from '../util';
 
+/**
+ * What the NodeImage controller keeps per node between reconciles (`controllerState`): nothing.
+ * It hands back whatever it was given, so a shell may store the result's field unread.
+ */
+export type NodeImageControllerState = undefined;
+
 /** Input of {@link reconcileNodeImage}. */
 export interface ReconcileNodeImageInput {
   /** The key: the node (= NodeImage) name; defaults to the node's or the NodeImage's name. */
@@ -47,7 +53,7 @@ export interface ReconcileNodeImageInput {
    */
   imagePullJobs?: readonly ImagePullJob[];
   now: string | Date;
-  controllerState?: unknown;
+  controllerState?: NodeImageControllerState;
 }
 
 /** Options of {@link reconcileNodeImage}; the timing constants are injectable (§11 item 1). */
@@ -262,7 +268,7 @@ export function superviseNodeImageStatus(
 export function reconcileNodeImage(
   input: ReconcileNodeImageInput,
   options: ReconcileNodeImageOptions = {},
-): ReconcileResult<NodeImageStatus> {
+): ReconcileResult<NodeImageStatus, NodeImageControllerState> {
   return withWellFormedInput(
     input,
     INPUT_SHAPE,
@@ -283,7 +289,7 @@ const INPUT_SHAPE: InputShape = {
 function reconcileNodeImageChecked(
   input: ReconcileNodeImageInput,
   options: ReconcileNodeImageOptions,
-): ReconcileResult<NodeImageStatus> {
+): ReconcileResult<NodeImageStatus, NodeImageControllerState> {
   const ni = input.nodeImage;
   const prev: NodeImageStatus = ni?.status ?? { desired: 0 };
   const state = input.controllerState;
@@ -297,14 +303,14 @@ function reconcileNodeImageChecked(
     };
   const name = input.nodeName ?? input.node?.metadata?.name ?? ni?.metadata.name ?? '';
   const node = input.node;
-  const none = (extra: Partial<ReconcileResult<NodeImageStatus>> = {}) =>
+  const none = (extra: Partial<ReconcileResult<NodeImageStatus, NodeImageControllerState>> = {}) =>
     ({
       actions: [],
       status: prev,
       errors: [],
       controllerState: state,
       ...extra,
-    }) as ReconcileResult<NodeImageStatus>;
+    }) as ReconcileResult<NodeImageStatus, NodeImageControllerState>;
 
   if (!node || node.metadata?.deletionTimestamp) {
     if (ni && !ni.metadata.deletionTimestamp && !(LABEL_FAKE_NODEIMAGE in (ni.metadata.labels ?? {})))

@@ -59,7 +59,7 @@ export interface OperatorController {
     now: Date,
     state: unknown,
     env: ControllerEnv,
-  ): ReconcileResult<unknown>;
+  ): ReconcileResult<unknown, unknown>;
   /**
    * Makes the reconcile one runner uses, holding what the controller keeps between its
    * reconciles (its cache, e.g. CloneSet's `createCloneSetCache()`). The runner calls it once

@@ -110,10 +110,10 @@ export function toNativeStatus(status: unknown): Record<string, unknown> {
  * (owner references of created pods, claims and revisions; targets; events) and the status
  * restricted to apps/v1 fields.
  */
-export function fromAdvancedResult(
-  result: ReconcileResult<unknown>,
+export function fromAdvancedResult<State>(
+  result: ReconcileResult<unknown, State>,
   name: string,
-): ReconcileResult<Record<string, unknown>> {
+): ReconcileResult<Record<string, unknown>, State> {
   const actions = result.actions.map((a) => {
     const renamed = renameRefs(a, name) as Action;
     if (

@@ -37,7 +37,7 @@ export interface ControllerRegistration {
     now: string,
     state: unknown,
     env: ReconcileEnv,
-  ) => ReconcileResult<unknown>;
+  ) => ReconcileResult<unknown, unknown>;
   /**
    * Makes the reconcile one simulation uses, holding what the controller keeps between its
    * reconciles (its cache, e.g. CloneSet's `createCloneSetCache()`). The controller loop calls it

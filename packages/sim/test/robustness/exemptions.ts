@@ -60,6 +60,7 @@ export const exemptions: Readonly<Record<string, Readonly<Record<string, string>
   '@kruise-ts/core': {
     Burst: CLASS,
     KruiseError: CLASS,
+    ReconcileRecorder: CLASS,
     activePodsIndexComparator: BLOCK,
     activePodsKey: BLOCK,
     addNotReadyKey: BLOCK,
