@@ -1,13 +1,13 @@
 // Types of the SidecarSet entry points (docs/architecture.md) and the stable `reason` words of
 // the actions the controller returns.
 import type { SidecarSet, StructureCache } from '@kruise-ts/api';
-import type { FeatureGates, FieldError } from '@kruise-ts/core';
+import type { FeatureGates, FieldError, Now } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { ConfigMap, Namespace, Pod } from 'kubernetes-types/core/v1.js';
 import type { SidecarSetAnnotationCache } from './annotationCache';
 
-/** Time as the API gives it: an RFC 3339 string or a Date. */
-export type Now = string | Date;
+/** Time as the API gives it: an RFC 3339 string or a Date (core's `Now`). */
+export type { Now };
 
 /** The context of `injectSidecars` (docs/architecture.md, plus optional extras). */
 export interface InjectSidecarsContext {

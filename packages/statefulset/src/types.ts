@@ -1,12 +1,12 @@
 // Types of the Advanced StatefulSet controller's entry points (docs/architecture.md) and the
 // stable `reason` words its actions carry.
 import type { StatefulSet, StructureCache } from '@kruise-ts/api';
-import type { FeatureGates } from '@kruise-ts/core';
+import type { FeatureGates, Now } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 
-/** Time as the API gives it: an RFC 3339 string or a Date. */
-export type Now = string | Date;
+/** Time as the API gives it: an RFC 3339 string or a Date (core's `Now`). */
+export type { Now };
 
 /**
  * What the controller remembers between reconciles (docs/reference/statefulset.md R4.8): in-place
