@@ -5,17 +5,20 @@
 // workload controllers (built from the registry's descriptors, fromDescriptor.ts) and the
 // node-side controllers (nodeops.ts).
 import type { KubeObject } from '@kruise-ts/api';
-import {
-  CONTROLLER_REVISION,
-  type FeatureGates,
-  type KindRef,
-  type ObservedObject,
-  type ReconcileEnv,
-  type ReconcileResult,
-} from '@kruise-ts/core';
+import type { FeatureGates, KindRef, ObservedObject, ReconcileEnv, ReconcileResult } from '@kruise-ts/core';
 import { keyFor } from '../kube/resources';
 
-export { JOB, type KindRef, NAMESPACE, NODE, POD, PVC, SECRET } from '@kruise-ts/core';
+/** ControllerRevisions: core's `CONTROLLER_REVISION`, under the name the operator's modules use. */
+export {
+  CONTROLLER_REVISION as REVISION,
+  JOB,
+  type KindRef,
+  NAMESPACE,
+  NODE,
+  POD,
+  PVC,
+  SECRET,
+} from '@kruise-ts/core';
 
 /** Read access to the informer caches. */
 export interface CacheReader {
@@ -67,9 +70,6 @@ export interface OperatorController {
    */
   makeReconcile?(): OperatorController['reconcile'];
 }
-
-/** ControllerRevisions (core's `CONTROLLER_REVISION`, under the name the operator's modules use). */
-export const REVISION = CONTROLLER_REVISION;
 
 /** The key of the controller owner of `obj` if that owner is of kind `kind` (any version of its group). */
 export function ownerKey(obj: KubeObject, primary: KindRef): string[] {
