@@ -4,8 +4,8 @@
 import type { Action } from '@kruise-ts/core';
 import { deepFreeze } from '@kruise-ts/core/testing';
 import { describe, expect, it } from 'vitest';
-import { reconcileInput } from '../bench/fixture';
 import { reconcileSidecarSet } from '../src/index';
+import { reconcileInput } from './largeFixture';
 
 const INT32_MAX = 2147483647;
 

@@ -1,6 +1,6 @@
-// Benchmark inputs: 10 000 app pods and 5 SidecarSets that all match them (injection), and a
-// SidecarSet rolling a new sidecar image over 10 000 injected pods (controller), plus the
-// single-pass baselines the benchmarks compare against.
+// Large inputs for the bounded-work tests: 10 000 app pods and 5 SidecarSets that all match them
+// (injection), and a SidecarSet rolling a new sidecar image over 10 000 injected pods
+// (controller), plus a single-pass baseline over the same pods.
 import type { SidecarSet } from '@kruise-ts/api';
 import { extend, fnv32a } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1';
