@@ -8,8 +8,8 @@ import {
   type FieldError,
   forbidden,
   invalid,
-  jsonDeepEqual,
   jsonDiff,
+  jsonEqual,
   kruiseScaledValueFromIntOrPercent,
   legacyValueFromIntOrPercent,
   notSupported,
@@ -204,7 +204,7 @@ function validateUpdate(spec: CloneSetSpec, oldSpec: CloneSetSpec): FieldError[]
     for (const k of MUTABLE_SPEC_FIELDS) delete copy[k];
     return copy;
   };
-  if (!jsonDeepEqual(strip(spec), strip(oldSpec))) errs.push(forbidden('spec', IMMUTABLE_DETAIL));
+  if (!jsonEqual(strip(spec), strip(oldSpec))) errs.push(forbidden('spec', IMMUTABLE_DETAIL));
   if ((spec.updateStrategy?.type ?? 'ReCreate') === 'InPlaceOnly') {
     const ops = jsonDiff(oldSpec.template?.spec ?? {}, spec.template?.spec ?? {});
     if (ops.some((op) => op.op !== 'replace' || !IMAGE_PATH.test(op.path))) {

@@ -2,12 +2,9 @@
 // the error printed with Kubernetes' message.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  annotationsSize,
-  formatFieldError,
-  TOTAL_ANNOTATION_SIZE_LIMIT,
-  validateAnnotationsSize,
-} from '../src/index';
+import { annotationsSize } from '../src/contract/annotationSize';
+import { TOTAL_ANNOTATION_SIZE_LIMIT } from '../src/contract/validation';
+import { formatFieldError, validateAnnotationsSize } from '../src/index';
 import { deepFreeze } from '../src/testing';
 
 describe('annotationsSize', () => {

@@ -5,19 +5,21 @@ import {
   isPodActive,
   isPodAvailable,
   isPodReady,
-  isPodTerminating,
   KruiseError,
   parseTime,
   podReadySince,
-  recomputeReadyCondition,
   secondsBetween,
-  setCondition,
-  setPodCondition,
   toRFC3339,
 } from '@kruise-ts/core';
 import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
+import {
+  isPodTerminating,
+  recomputeReadyCondition,
+  setCondition,
+  setPodCondition,
+} from '../src/pods/conditions';
 
 const conditionCases = JSON.parse(
   readFileSync(

@@ -6,7 +6,7 @@ import type { InPlaceUpdateState } from '@kruise-ts/api';
 import fc from 'fast-check';
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
-import { jsonDeepEqual } from '../src/json/jsonDiff';
+import { jsonEqual } from '../src/json/jsonPatch';
 import { toRFC3339 } from '../src/kube/time';
 import {
   recomputeReady,
@@ -42,7 +42,7 @@ function plainMergePatchDiff(a: unknown, b: unknown): unknown {
     }
     return Object.keys(patch).length > 0 ? patch : undefined;
   }
-  return jsonDeepEqual(a, b) ? undefined : b;
+  return jsonEqual(a, b) ? undefined : b;
 }
 
 const sameList = (a: readonly PodCondition[], b: readonly PodCondition[]) =>

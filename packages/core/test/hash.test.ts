@@ -2,18 +2,20 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   canonicalJSON,
-  canVolumeClaimTemplatesUpdateInPlace,
   computeHash,
   fnv32,
   fnv32a,
-  getVolumeClaimTemplatesHash,
   hashVolumeClaimTemplates,
-  SAFE_ALPHABET,
   safeEncodeString,
 } from '@kruise-ts/core';
 import { deepFreeze } from '@kruise-ts/core/testing';
 import type { PersistentVolumeClaim } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
+import {
+  canVolumeClaimTemplatesUpdateInPlace,
+  getVolumeClaimTemplatesHash,
+  SAFE_ALPHABET,
+} from '../src/kube/hash';
 
 const vctCases = JSON.parse(
   readFileSync(

@@ -2,18 +2,16 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   calculatePartitionReplicas,
-  getIntOrPercentValueSafely,
   KruiseError,
   kruiseScaledValueFromIntOrPercent,
   legacyValueFromIntOrPercent,
-  parseGoFloat,
   parseGoInt,
-  parseIntOrString,
   parsePercentageAsFloat64,
   scaledValueFromIntOrPercent,
   tryCalculatePartitionReplicas,
 } from '@kruise-ts/core';
 import { describe, expect, it } from 'vitest';
+import { getIntOrPercentValueSafely, parseGoFloat, parseIntOrString } from '../src/kube/intstr';
 
 function load(area: string, file: string): any {
   return JSON.parse(

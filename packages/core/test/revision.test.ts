@@ -3,9 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { KubeObject } from '@kruise-ts/api';
 import {
   computeHash,
-  controllerRevisionName,
   equalRevision,
-  findEqualRevisions,
   getPodRevision,
   getRevisionData,
   isPodAtRevision,
@@ -22,6 +20,7 @@ import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
+import { controllerRevisionName, findEqualRevisions } from '../src/rollout/revision';
 
 function load(area: string, file: string): any {
   return JSON.parse(

@@ -1,18 +1,14 @@
 import {
   findMatchingUntoleratedTaint,
   isQualifiedName,
-  isValidLabelValue,
   KruiseError,
   labelSelectorAsRequirements,
   labelSelectorAsString,
   matchesLabelSelector,
   matchesRequiredNodeAffinity,
   matchesSelectorString,
-  matchNodeSelector,
   matchNodeSelectorTerms,
   parseSelectorString,
-  requirementsToString,
-  tolerationsTolerateTaint,
   tolerationToleratesTaint,
   validateLabelSelector,
 } from '@kruise-ts/core';
@@ -20,6 +16,9 @@ import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { describe, expect, it } from 'vitest';
+import { isValidLabelValue } from '../src/kube/nameValidation';
+import { matchNodeSelector, tolerationsTolerateTaint } from '../src/kube/nodeAffinity';
+import { requirementsToString } from '../src/kube/selectors';
 
 describe('label selector matching (metav1.LabelSelectorAsSelector)', () => {
   it('nil selector matches nothing, empty selector matches everything', () => {

@@ -1,14 +1,12 @@
 import {
   formatFieldError,
   validateAnnotations,
-  validateDNS1123Label,
   validateImmutableField,
   validateIntOrPercent,
   validateLabels,
   validateNonNegative,
   validateObjectMeta,
   validatePodTemplateBasics,
-  validateQualifiedName,
   validateScatterStrategy,
   validateSelectorMatchesTemplate,
   validateUpdatePriorityStrategy,
@@ -17,6 +15,7 @@ import {
 import { deepFreeze } from '@kruise-ts/core/testing';
 import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
+import { validateDNS1123Label, validateQualifiedName } from '../src/contract/validation';
 
 const F = 'spec.updateStrategy.maxUnavailable';
 

@@ -5,7 +5,7 @@
 // the expectations of §4.4 E4.8: creates/deletes recorded before the request and rolled back on
 // failure, resourceVersions recorded from each write's response.
 import type { KubeObject } from '@kruise-ts/api';
-import type { Action, ObjectRef } from '@kruise-ts/core';
+import { type Action, type ObjectRef, toRFC3339 } from '@kruise-ts/core';
 import type { Expectations } from './expectations';
 import { ApiError, type KubeClient, type KubeResponse } from './kube/client';
 import { collectionPath, objectPath, resourceFor } from './kube/resources';
@@ -183,10 +183,7 @@ export async function executeAction(a: Action, ctx: ExecuteContext): Promise<Api
       if (ctx.events === false) return undefined;
       const io = a.involvedObject;
       const ns = io.namespace ?? 'default';
-      const now = ctx
-        .now()
-        .toISOString()
-        .replace(/\.\d+Z$/, 'Z');
+      const now = toRFC3339(ctx.now());
       const suffix = ctx.uniqueSuffix?.() ?? Math.random().toString(16).slice(2, 10);
       const ev = {
         apiVersion: 'v1',

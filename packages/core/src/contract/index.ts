@@ -16,16 +16,12 @@ export {
   type UpdateAction,
   type UpdateStatusAction,
 } from './actions';
-export {
-  annotationsSize,
-  validateAnnotationsSize,
-} from './annotationSize';
+export { validateAnnotationsSize } from './annotationSize';
 export {
   type DedupedList,
   DUPLICATE_OBSERVED_REASON,
   dedupeObserved,
   dedupeObservedInput,
-  duplicateObservedEvent,
   type ObservedDuplicates,
   observedIdentity,
   withDistinctObserved,
@@ -47,12 +43,10 @@ export {
   KruiseError,
   notSupported,
   required,
-  tooLong,
 } from './errors';
 export {
   applyFeatureGateDependencies,
   defaultFeatureGates,
-  type FeatureGateName,
   type FeatureGates,
   freezeFeatureGates,
   parseFeatureGatesFlag,
@@ -64,21 +58,15 @@ export {
   type RecorderResultFields,
 } from './recorder';
 export {
-  FIELD_IMMUTABLE_ERROR_MSG,
   type IntOrPercentOptions,
   IS_NEGATIVE_ERROR_MSG,
-  TOTAL_ANNOTATION_SIZE_LIMIT,
   validateAnnotations,
-  validateDNS1123Label,
-  validateDNS1123Subdomain,
   validateImmutableField,
   validateIntOrPercent,
   validateLabels,
-  validateLabelValue,
   validateNonNegative,
   validateObjectMeta,
   validatePodTemplateBasics,
-  validateQualifiedName,
   validateScatterStrategy,
   validateSelectorMatchesTemplate,
   validateUpdatePriorityStrategy,

@@ -7,18 +7,12 @@ export {
   goJsonStringify,
 } from './goJson';
 export {
-  createJsonPatch,
-  escapeJsonPointer,
-  isSimpleArray,
   type JsonPatchOperation,
-  jsonDeepEqual,
   jsonDiff,
-  unescapeJsonPointer,
 } from './jsonDiff';
 export {
   applyJsonPatch,
   applyMergePatch,
-  type JsonPatchOp,
   jsonEqual,
 } from './jsonPatch';
 export {
@@ -27,7 +21,6 @@ export {
 } from './objects';
 export {
   applyStrategicMergePatch,
-  createMetadataStrategicPatch,
   type ListStrategy,
   podListStrategies,
   type StrategicMergeOptions,

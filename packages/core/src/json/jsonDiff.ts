@@ -37,8 +37,14 @@ function isPrimitive(v: unknown): boolean {
   return k === 'string' || k === 'number' || k === 'boolean';
 }
 
-/** Deep equality of decoded JSON values (object key order ignored). */
-export function jsonDeepEqual(a: unknown, b: unknown): boolean {
+/**
+ * Whether {@link jsonDiff} finds nothing to change from `a` to `b`: the equality the edit
+ * distance (A.4) must use so that a zero-cost step is one that needs no operation. It follows
+ * {@link jsonDiff}'s own model, not JSON's: `undefined` counts as `null` (A.2) and an object member
+ * holding `undefined` is still a member. Everywhere else use `jsonEqual` (./jsonPatch), which
+ * treats such a member as absent, as JSON does.
+ */
+function diffsToNothing(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   const ka = kindOf(a);
   if (ka !== kindOf(b)) return false;
@@ -47,7 +53,7 @@ export function jsonDeepEqual(a: unknown, b: unknown): boolean {
     const x = a as unknown[];
     const y = b as unknown[];
     if (x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!jsonDeepEqual(x[i], y[i])) return false;
+    for (let i = 0; i < x.length; i++) if (!diffsToNothing(x[i], y[i])) return false;
     return true;
   }
   if (ka === 'object') {
@@ -58,7 +64,7 @@ export function jsonDeepEqual(a: unknown, b: unknown): boolean {
     for (const k in x) {
       if (!Object.hasOwn(x, k)) continue;
       n++;
-      if (!Object.hasOwn(y, k) || !jsonDeepEqual(x[k], y[k])) return false;
+      if (!Object.hasOwn(y, k) || !diffsToNothing(x[k], y[k])) return false;
     }
     for (const k in y) if (Object.hasOwn(y, k)) n--;
     return n === 0;
@@ -183,7 +189,7 @@ function editDistanceOps(s: unknown[], t: unknown[], p: string, ops: JsonPatchOp
   for (let j = 0; j <= n; j++) d[0]![j] = j;
   for (let j = 1; j <= n; j++) {
     for (let i = 1; i <= m; i++) {
-      const cost = jsonDeepEqual(s[i - 1], t[j - 1]) ? 0 : 1;
+      const cost = diffsToNothing(s[i - 1], t[j - 1]) ? 0 : 1;
       d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
     }
   }

@@ -6,7 +6,7 @@
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { KruiseError } from '../contract/errors';
 import { compareStringsBytewise, goJsonStringify } from './goJson';
-import { jsonDeepEqual } from './jsonDiff';
+import { jsonEqual } from './jsonPatch';
 
 type JsonObject = Record<string, unknown>;
 
@@ -36,7 +36,7 @@ function normalizeMeta(meta: ObjectMeta | undefined | null): JsonObject {
 function diffStringMaps(oldMap: JsonObject, newMap: JsonObject): JsonObject | undefined {
   const patch: JsonObject = {};
   for (const [k, v] of Object.entries(newMap))
-    if (!jsonDeepEqual(oldMap[k], v) || !Object.hasOwn(oldMap, k)) patch[k] = v;
+    if (!jsonEqual(oldMap[k], v) || !Object.hasOwn(oldMap, k)) patch[k] = v;
   for (const k of Object.keys(oldMap)) if (!Object.hasOwn(newMap, k)) patch[k] = null;
   return Object.keys(patch).length > 0 ? patch : undefined;
 }
@@ -74,7 +74,7 @@ export function createMetadataStrategicPatch(
       patch[key] = null;
       continue;
     }
-    if (jsonDeepEqual(o[key], n[key])) continue;
+    if (jsonEqual(o[key], n[key])) continue;
     if ((key === 'labels' || key === 'annotations') && isObject(o[key]) && isObject(n[key])) {
       const d = diffStringMaps(o[key] as JsonObject, n[key] as JsonObject);
       if (d) patch[key] = d;
@@ -193,7 +193,7 @@ function mergeMap(
     const remove = Array.isArray(value) ? value : [];
     const cur = out[field];
     if (Array.isArray(cur)) {
-      const next = cur.filter((x) => !remove.some((r) => jsonDeepEqual(r, x)));
+      const next = cur.filter((x) => !remove.some((r) => jsonEqual(r, x)));
       if (next.length > 0) out[field] = next;
       else delete out[field];
     }
@@ -245,7 +245,7 @@ function mergeList(
   if (strategy === undefined || strategy === 'replace') return stripDirectives(patch) as unknown[];
   if (strategy === 'primitive') {
     const out = [...target];
-    for (const item of patch) if (!out.some((x) => jsonDeepEqual(x, item))) out.push(item);
+    for (const item of patch) if (!out.some((x) => jsonEqual(x, item))) out.push(item);
     return out;
   }
   const key = strategy;
@@ -257,7 +257,7 @@ function mergeList(
     if (!isObject(el)) throw new KruiseError(`element of merge list ${path} is not an object`, el);
     if (!Object.hasOwn(el, key))
       throw new KruiseError(`element of merge list ${path} does not contain merge key ${key}`, el);
-    const idx = out.findIndex((x) => isObject(x) && jsonDeepEqual(x[key], el[key]));
+    const idx = out.findIndex((x) => isObject(x) && jsonEqual(x[key], el[key]));
     if (el.$patch === 'delete') {
       if (idx >= 0) out.splice(idx, 1);
       continue;
@@ -283,7 +283,7 @@ function reorder(list: unknown[], order: unknown[], strategy: ListStrategy | und
     strategy !== undefined && strategy !== 'primitive' && strategy !== 'replace' && isObject(x)
       ? x[strategy]
       : x;
-  const rank = (x: unknown): number => order.findIndex((o) => jsonDeepEqual(keyOf(o), keyOf(x)));
+  const rank = (x: unknown): number => order.findIndex((o) => jsonEqual(keyOf(o), keyOf(x)));
   const ordered = list.filter((x) => rank(x) >= 0).sort((a, b) => rank(a) - rank(b));
   let next = 0;
   return list.map((x) => (rank(x) >= 0 ? ordered[next++] : x));

@@ -2,23 +2,17 @@
 // string form, label requirements, node affinity and taints, name syntax, deterministic names and
 // hashes, and time as Kubernetes writes it. The explicit list of what @kruise-ts/core exports from here.
 export {
-  canVolumeClaimTemplatesUpdateInPlace,
   computeHash,
   fnv32,
   fnv32a,
-  getVolumeClaimTemplatesHash,
   hashVolumeClaimTemplates,
-  SAFE_ALPHABET,
   safeEncodeString,
 } from './hash';
 export {
   calculatePartitionReplicas,
-  getIntOrPercentValueSafely,
   kruiseScaledValueFromIntOrPercent,
   legacyValueFromIntOrPercent,
-  parseGoFloat,
   parseGoInt,
-  parseIntOrString,
   parsePercentageAsFloat64,
   scaledValueFromIntOrPercent,
   tryCalculatePartitionReplicas,
@@ -26,27 +20,19 @@ export {
 export {
   type LabelRequirement,
   type Labels,
-  newRequirement,
   requirementMatches,
   type SelectorOperator,
-  sortRequirementsByKey,
 } from './labelRequirements';
 export {
-  DNS1123_LABEL_MAX_LENGTH,
-  DNS1123_SUBDOMAIN_MAX_LENGTH,
   isDNS1035Label,
   isDNS1123Label,
   isDNS1123Subdomain,
   isQualifiedName,
-  isValidLabelValue,
-  isValidPortName,
-  LABEL_VALUE_MAX_LENGTH,
 } from './nameValidation';
 export {
   createRng,
   deterministicUid,
   generateName,
-  MAX_GENERATED_NAME_PREFIX_LENGTH,
   mix32,
   type Rng,
   randomSuffix,
@@ -54,24 +40,16 @@ export {
 export {
   findMatchingUntoleratedTaint,
   matchesRequiredNodeAffinity,
-  matchNodeSelector,
   matchNodeSelectorTerms,
   type NodeMatchInput,
-  tolerationsTolerateTaint,
   tolerationToleratesTaint,
 } from './nodeAffinity';
 export {
-  addQuantities,
   canonicalQuantity,
-  compareQuantities,
-  isValidQuantity,
-  parseQuantity,
-  type QuantityValue,
-  quantityEquals,
-  quantityToMilli,
   quantityToNumber,
   tryParseQuantity,
 } from './quantity';
+export { type LabelSelectorMatcher, labelSelectorMatcher } from './selectorMatcher';
 export {
   matchesSelectorString,
   parseSelectorString,
@@ -80,8 +58,6 @@ export {
   labelSelectorAsRequirements,
   labelSelectorAsString,
   matchesLabelSelector,
-  requirementsToString,
-  requirementToString,
   validateLabelSelector,
 } from './selectors';
 export {

@@ -5,21 +5,12 @@ export {
   isPodActive,
   isPodAvailable,
   isPodReady,
-  isPodTerminating,
   podReadySince,
-  recomputedReadyCondition,
-  recomputeReadyCondition,
-  setCondition,
-  setPodCondition,
 } from './conditions';
 export {
   addNotReadyKey,
-  decodeNotReadyMessages,
   encodeNotReadyMessages,
-  hasNotReadyKey,
-  LIFECYCLE_USER_AGENT,
   type PodReadinessMessage,
-  PRE_DELETE_HOOK_MESSAGE,
   PRE_UPDATE_HOOK_MESSAGE,
   removeNotReadyKey,
 } from './kruisePodReady';
@@ -28,21 +19,13 @@ export {
   isAllHooked,
   isHooked,
   isHookMarkPodNotReady,
-  isLifecycleMarkPodNotReady,
-  isLifecycleNormalOrAbsent,
   type LifecycleRefreshChecks,
   type LifecycleUpdateAction,
   lifecycleRefreshTarget,
   lifecycleUpdateAction,
-  podNotReadyPolicyAction,
   preDeleteAction,
   refreshPodLifecycle,
   setPodLifecycleState,
-  setPodLifecycleWithHandler,
   setPodPreparingDelete,
   setPodPreparingUpdate,
 } from './lifecycle';
-export {
-  getPodQOS,
-  type PodQOSClass,
-} from './qos';

@@ -11,14 +11,11 @@ export {
 export {
   type ChooseUpdateRevisionOptions,
   chooseUpdateRevision,
-  controllerRevisionName,
   equalRevision,
-  findEqualRevisions,
   getPodRevision,
   getRevisionData,
   isPodAtRevision,
   isPodUpdate,
-  LABEL_CONTROLLER_REVISION_HASH_KEY,
   makeRevisionData,
   type NewControllerRevisionOptions,
   type NewRevisionChoice,
@@ -38,10 +35,4 @@ export {
   type PlanControllerRevisionsOptions,
   planControllerRevisions,
 } from './revisionPlan';
-export {
-  isMarkedUnavailable,
-  isSpecifiedDelete,
-  markSpecifiedDelete,
-  SPECIFIED_DELETE_VALUE,
-  specifiedDeletePatch,
-} from './specifiedDelete';
+export { isSpecifiedDelete } from './specifiedDelete';

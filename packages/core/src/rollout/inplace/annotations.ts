@@ -12,6 +12,7 @@ import {
 } from '@kruise-ts/api';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import { deepFreeze } from '../../json/deepFreeze';
 import { compareStringsBytewise, goJsonStringify } from '../../json/goJson';
 import { IN_PLACE_DECODE_MEMO_SIZE, type InPlaceCache } from './cache';
 import { isEmptyMap } from './internal';
@@ -251,14 +252,6 @@ export function decodeInPlaceUpdateState(text: string, cache?: InPlaceCache): De
   if (memo.size >= IN_PLACE_DECODE_MEMO_SIZE) memo.clear();
   memo.set(text, deepFreeze(r));
   return r;
-}
-
-function deepFreeze<T>(v: T): T {
-  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
-  }
-  return v;
 }
 
 function parseInPlaceUpdateState(text: string): Decoded<InPlaceUpdateState> {

@@ -2,7 +2,7 @@
 // patch of the metadata/spec/status changes (lists replaced whole), so controllers can emit
 // `patch` actions (patchType `merge`) from the pods they computed.
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { jsonDeepEqual } from '../../json/jsonDiff';
+import { jsonEqual } from '../../json/jsonPatch';
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -13,7 +13,7 @@ export function mergePatchDiff(a: unknown, b: unknown): unknown {
   if (a === b) return undefined; // shared subtree (copy-on-write pods): nothing to compare
   if (b === undefined || b === null) return a === undefined || a === null ? undefined : null;
   if (isPlainObject(a) && isPlainObject(b)) return mergePatchDiffObjects(a, b);
-  return jsonDeepEqual(a, b) ? undefined : b;
+  return jsonEqual(a, b) ? undefined : b;
 }
 
 /**

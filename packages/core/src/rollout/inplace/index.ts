@@ -2,18 +2,12 @@
 // @kruise-ts/core exports from inplace/*.ts (cache.ts keeps its memo size, changes.ts and
 // internal.ts stay private).
 export {
-  base64DecodeUtf8,
-  base64EncodeUtf8,
   type Decoded,
   decodeInPlaceUpdateGrace,
   decodeInPlaceUpdateState,
-  encodeInPlaceUpdateGrace,
   encodeInPlaceUpdateState,
-  getInPlaceUpdateGraceText,
-  getInPlaceUpdateStateText,
   hasInPlaceUpdateGrace,
   readInPlaceUpdateState,
-  readRuntimeContainersMeta,
 } from './annotations';
 export {
   createInPlaceCache,
@@ -21,14 +15,10 @@ export {
   type InPlaceCache,
 } from './cache';
 export {
-  applyResourcePatchOp,
   type CalculateInPlaceUpdateSpecOptions,
   cachedInPlaceUpdateSpec,
   calculateInPlaceUpdateSpec,
-  containerReferencesMetadata,
   type InPlaceUpdateSpecCache,
-  parseFieldPathSubscript,
-  revisionDataText,
 } from './calculate';
 export {
   type CompletionCheckOptions,
@@ -36,9 +26,7 @@ export {
   checkPodUpdateCompleted,
   containersUpdateCompleted,
   type HashConsistencyPredicate,
-  isContainerResourcesUpdateCompleted,
   needsBeUnready,
-  podResourcesUpdateCompleted,
   type RuntimeHashKind,
 } from './completion';
 export {
@@ -49,7 +37,6 @@ export {
   type PodChangeHint,
 } from './diff';
 export {
-  getContainerLaunchPriority,
   type PatchSpec,
   type PatchSpecResult,
   patchSpecToPod,

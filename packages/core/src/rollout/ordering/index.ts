@@ -9,26 +9,16 @@ export {
   compareActivePods,
   compareActivePodsKeys,
   memoizedTimeParser,
-  sortActivePods,
   sortIndexesByActivePods,
 } from './activePods';
 export {
   compareForScaleIn,
-  parseDeletionCost,
-  parseDeletionCostValue,
   type ScaleInOrderOptions,
-  sortPodsForScaleIn,
 } from './deletion';
 export {
   comparePriority,
-  getPodPriority,
-  getPodPriorityOrder,
-  getPodPriorityWeight,
   hasPriorityTerms,
-  type PodPriority,
   type PriorityLabels,
-  parsePriorityOrderValue,
-  priorityTermSelectorMatches,
   sortUpdateIndexesByPriority,
 } from './priority';
 export {
@@ -38,14 +28,9 @@ export {
   sameNodeRanks,
   scaleInRanks,
   spreadConstraintRanks,
-  TOPOLOGY_KEY_HOSTNAME,
 } from './rankers';
 export {
-  f32Ratio,
   getScatterTerms,
-  roundHalfAwayFromZero,
-  type ScatterGroups,
-  scatterGroups,
   scatterPodsByRule,
   sortUpdateIndexesByScatter,
 } from './scatter';
