@@ -5,7 +5,7 @@
 import { type CloneSet, type CloneSetStatus, setDefaultsCloneSet } from '@kruise-ts/api';
 import {
   CONTROLLER_REVISION,
-  type ControllerDescriptor,
+  defineController,
   kindRef,
   NODE,
   type ObjectReader,
@@ -20,9 +20,13 @@ import { validateCloneSet } from './validation';
 /** The CloneSet kind (apps.kruise.io/v1alpha1). */
 export const CLONESET_KIND = kindRef<CloneSet>('apps.kruise.io/v1alpha1', 'CloneSet');
 
-/** The objects a CloneSet owns that its reconcile reads (none before it has a uid). */
+/**
+ * The objects a CloneSet owns that its reconcile reads (none before it has a uid, nor for an
+ * object without metadata, which the reconcile refuses with a field error). The reconcile's input
+ * takes mutable arrays, so the reader's answers are copied.
+ */
 function ownedBy(reader: ObjectReader, cloneSet: CloneSet) {
-  const uid = cloneSet.metadata.uid;
+  const uid = cloneSet.metadata?.uid;
   if (!uid) return { pods: [], revisions: [], pvcs: [] };
   return {
     pods: [...reader.ownedBy(POD, uid)],
@@ -35,12 +39,12 @@ function ownedBy(reader: ObjectReader, cloneSet: CloneSet) {
  * The CloneSet controller: `cloneset-controller` (docs/reference/operator.md §3.5). A shell keeps
  * one `createCloneSetCache()` per controller; the answers are the same without it.
  */
-export const cloneSetDescriptor: ControllerDescriptor<
+export const cloneSetDescriptor = defineController<
   CloneSet,
   CloneSetStatus,
   CloneSetControllerState,
   CloneSetCache
-> = {
+>({
   name: 'cloneset-controller',
   primary: CLONESET_KIND,
   secondary: [POD, PVC, CONTROLLER_REVISION, NODE],
@@ -65,7 +69,8 @@ export const cloneSetDescriptor: ControllerDescriptor<
       setDefaultsCloneSet(cloneSet, { featureGates: env.featureGates, old: env.old }),
     validate: (cloneSet, env) =>
       validateCloneSet(cloneSet, env.old, {
-        pods: [...env.reader.list(POD, cloneSet.metadata.namespace ?? 'default')],
+        // The validation's context takes a mutable array: the reader's answer is copied.
+        pods: [...env.reader.list(POD, cloneSet.metadata?.namespace ?? 'default')],
       }),
   },
-};
+});

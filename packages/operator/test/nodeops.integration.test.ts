@@ -1,6 +1,6 @@
 // The node-side controllers through the operator, against `kruise-ts serve --controllers none`:
 // the server's node model still plays kruise-daemon (NodeImage pulls, container restarts for
-// ContainerRecreateRequests, packages/sim/src/nodeSide.ts), the operator does the controller half
+// ContainerRecreateRequests, packages/cluster/src/nodeSide.ts), the operator does the controller half
 // and the admission (the server calls its webhooks over HTTPS).
 import { ANNOTATION_SCHEDULED_AT, LABEL_CRR_ACTIVE, LABEL_CRR_POD_UID } from '@kruise-ts/api';
 import { describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@
 // reconcile returned (R4.8); its admission is the mutating webhook's defaults and the validating
 // webhook.
 import { type StatefulSet, type StatefulSetStatus, setDefaultsStatefulSet } from '@kruise-ts/api';
-import { CONTROLLER_REVISION, type ControllerDescriptor, kindRef, POD, PVC } from '@kruise-ts/core';
+import { CONTROLLER_REVISION, defineController, kindRef, POD, PVC } from '@kruise-ts/core';
 import { reconcileStatefulSet } from './reconcile';
 import type { StatefulSetControllerState } from './types';
 import { validateStatefulSet } from './validation';
@@ -13,20 +13,22 @@ import { validateStatefulSet } from './validation';
 export const ADVANCED_STATEFULSET_KIND = kindRef<StatefulSet>('apps.kruise.io/v1beta1', 'StatefulSet');
 
 /** The Advanced StatefulSet controller: `statefulset-controller` (docs/reference/operator.md §3.5). */
-export const statefulSetDescriptor: ControllerDescriptor<
+export const statefulSetDescriptor = defineController<
   StatefulSet,
   StatefulSetStatus,
   StatefulSetControllerState
-> = {
+>({
   name: 'statefulset-controller',
   primary: ADVANCED_STATEFULSET_KIND,
   secondary: [POD, PVC, CONTROLLER_REVISION],
   readSet: (set, reader) => {
-    const uid = set.metadata.uid ?? '';
-    return [set, ...reader.ownedBy(POD, uid), ...reader.ownedBy(CONTROLLER_REVISION, uid)];
+    // An object without metadata (refused by the reconcile) or a uid owns nothing.
+    const uid = set.metadata?.uid;
+    return uid ? [set, ...reader.ownedBy(POD, uid), ...reader.ownedBy(CONTROLLER_REVISION, uid)] : [set];
   },
+  // The reconcile's input takes mutable arrays, so the reader's answers are copied.
   reconcile: (statefulSet, reader, now, state, env) => {
-    const ns = statefulSet.metadata.namespace;
+    const ns = statefulSet.metadata?.namespace;
     return reconcileStatefulSet(
       {
         statefulSet,
@@ -43,4 +45,4 @@ export const statefulSetDescriptor: ControllerDescriptor<
     default: (set, env) => setDefaultsStatefulSet(set, { featureGates: env.featureGates, old: env.old }),
     validate: (set, env) => validateStatefulSet(set, env.old, { featureGates: env.featureGates }),
   },
-};
+});

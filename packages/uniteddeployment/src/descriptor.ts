@@ -12,8 +12,8 @@ import {
 } from '@kruise-ts/api';
 import {
   CONTROLLER_REVISION,
-  type ControllerDescriptor,
   controllerOf,
+  defineController,
   isOfKind,
   type KindRef,
   kindRef,
@@ -39,11 +39,11 @@ export const SUBSET_WORKLOAD_KINDS: readonly KindRef<KubeObject>[] = [
 ];
 
 /** The UnitedDeployment controller: `uniteddeployment-controller` (docs/reference/operator.md §3.5). */
-export const unitedDeploymentDescriptor: ControllerDescriptor<
+export const unitedDeploymentDescriptor = defineController<
   UnitedDeployment,
   UnitedDeploymentStatus,
   UnitedDeploymentControllerState
-> = {
+>({
   name: 'uniteddeployment-controller',
   primary: UNITEDDEPLOYMENT_KIND,
   secondary: [POD, CONTROLLER_REVISION, ...SUBSET_WORKLOAD_KINDS],
@@ -53,14 +53,15 @@ export const unitedDeploymentDescriptor: ControllerDescriptor<
     if (!isOfKind(changed, POD) || reader.list(UNITEDDEPLOYMENT_KIND).length === 0) return NOTHING_TO_ENQUEUE;
     let workload = controllerOf(reader, changed);
     if (workload?.kind === 'ReplicaSet') workload = controllerOf(reader, workload);
-    const owner = workload?.metadata.ownerReferences?.find((r) => r.controller === true);
+    const owner = workload?.metadata?.ownerReferences?.find((r) => r.controller === true);
     if (!owner || !workload || owner.kind !== UNITEDDEPLOYMENT_KIND.kind) return NOTHING_TO_ENQUEUE;
-    const ud = reader.get(UNITEDDEPLOYMENT_KIND, workload.metadata.namespace, owner.name);
+    const ud = reader.get(UNITEDDEPLOYMENT_KIND, workload.metadata?.namespace, owner.name);
     return ud ? [ud] : NOTHING_TO_ENQUEUE;
   },
   readSet: (ud) => [ud],
+  // The reconcile's input takes mutable arrays, so the reader's answers are copied.
   reconcile: (unitedDeployment, reader, now, state, env) => {
-    const ns = unitedDeployment.metadata.namespace;
+    const ns = unitedDeployment.metadata?.namespace;
     return reconcileUnitedDeployment(
       {
         unitedDeployment,
@@ -77,4 +78,4 @@ export const unitedDeploymentDescriptor: ControllerDescriptor<
     default: (ud, env) => setDefaultsUnitedDeployment(ud, { featureGates: env.featureGates, old: env.old }),
     validate: (ud, env) => validateUnitedDeployment(ud, env.old),
   },
-};
+});

@@ -150,14 +150,5 @@ export interface ControllerDescriptor<
   readonly admission?: AdmissionHooks<Obj>;
 }
 
-/**
- * A descriptor of any controller, as a shell holds it in a list: its object, status, state and
- * cache types hidden. A shell reads objects of the primary kind only and passes each back to
- * that descriptor's own functions, together with the state that descriptor's reconcile returned
- * for that object and the cache its `createCache` made: it stores both unread, so each stays of
- * the type the descriptor names (e.g. `DaemonSetControllerState`), and no shell casts them.
- */
-export type AnyControllerDescriptor = ControllerDescriptor<KubeObject, unknown, unknown, unknown>;
-
 /** The frozen empty answer of an `enqueueFor` that has nothing to enqueue. */
 export const NOTHING_TO_ENQUEUE: readonly never[] = Object.freeze([]);

@@ -2,9 +2,17 @@
 // object reader every shell implements once, and the descriptor each workload controller
 // package exports. The explicit list of what @kruise-ts/core exports from here.
 export {
+  type AnyControllerDescriptor,
+  type ControllerDriver,
+  type DescriptorVisitor,
+  type DrivenAdmission,
+  type DrivenReconcile,
+  defineController,
+  driverOf,
+} from './anyDescriptor';
+export {
   type AdmissionEnv,
   type AdmissionHooks,
-  type AnyControllerDescriptor,
   type ControllerDescriptor,
   NOTHING_TO_ENQUEUE,
   type ObjectChange,
@@ -15,12 +23,15 @@ export {
   asKind,
   CONFIG_MAP,
   CONTROLLER_REVISION,
+  isKind,
+  isKubeObject,
   isOfKind,
   JOB,
   type KindRef,
   kindRef,
   NAMESPACE,
   NODE,
+  onlyOfKind,
   POD,
   PVC,
   SECRET,

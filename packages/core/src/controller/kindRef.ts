@@ -46,17 +46,59 @@ export function apiGroupOf(apiVersion: string): string {
  * one object under every version of its group).
  */
 export function isOfKind(obj: Pick<KubeObject, 'apiVersion' | 'kind'>, ref: KindRef): boolean {
-  return obj.kind === ref.kind && apiGroupOf(obj.apiVersion) === apiGroupOf(ref.apiVersion);
+  // The same apiVersion is the common case, answered without cutting out the groups.
+  return (
+    obj.kind === ref.kind &&
+    (obj.apiVersion === ref.apiVersion || apiGroupOf(obj.apiVersion) === apiGroupOf(ref.apiVersion))
+  );
+}
+
+/**
+ * True when `obj` is of `ref`'s kind (any version of its group), and then typed as `ref`'s object
+ * type: the one place where an object of unknown kind becomes a typed one. The kind is what is
+ * checked; the shape is what a KindRef means (the API server stores objects of a kind in that
+ * kind's schema) and what each reconcile checks again at its entry (core.md §10.1).
+ * Example: `pods = objects.filter((o) => isKind(o, POD))` is `Pod[]`.
+ */
+export function isKind<T>(obj: KubeObject, ref: KindRef<T>): obj is KubeObject & T {
+  return isOfKind(obj, ref);
 }
 
 /**
  * `obj` typed as `ref`'s object type when it is of that kind, else `undefined`: how a hook that
- * receives any changed object reads one kind of them. The kind is checked here; the shape is the
- * API server's (each reconcile checks the structure of what it reads, core.md §10.1).
+ * receives any changed object reads one kind of them (the check of `isKind`).
  * Example: `asKind(change, POD)` → the pod, or `undefined` for a Node.
  */
 export function asKind<T>(obj: KubeObject, ref: KindRef<T>): T | undefined {
-  return isOfKind(obj, ref) ? (obj as unknown as T) : undefined;
+  return isKind(obj, ref) ? obj : undefined;
+}
+
+/**
+ * The objects of `ref`'s kind among `objects`, typed by it (the check of `isKind`): `objects`
+ * itself when all are, as a listing by kind from a store or an informer is, else a filtered copy.
+ * Example: `onlyOfKind(store.list('v1', 'Pod'), POD)` is `readonly Pod[]`, the same array.
+ */
+export function onlyOfKind<T>(objects: readonly KubeObject[], ref: KindRef<T>): readonly T[] {
+  return objects.every((o) => isKind(o, ref)) ? objects : objects.filter((o) => isKind(o, ref));
+}
+
+/**
+ * True when `obj` has what every stored object has: an apiVersion and a kind as text and a
+ * metadata object. A pod a webhook returns (`Pod`, whose fields the types leave optional) is
+ * checked by it before a shell stores it as a KubeObject.
+ */
+export function isKubeObject(obj: unknown): obj is KubeObject {
+  return (
+    typeof obj === 'object' &&
+    obj !== null &&
+    'apiVersion' in obj &&
+    typeof obj.apiVersion === 'string' &&
+    'kind' in obj &&
+    typeof obj.kind === 'string' &&
+    'metadata' in obj &&
+    typeof obj.metadata === 'object' &&
+    obj.metadata !== null
+  );
 }
 
 /** Pods (`v1`). */

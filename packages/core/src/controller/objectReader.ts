@@ -4,7 +4,7 @@
 // reconcile's input through it, so no controller code knows where objects come from.
 import type { KubeObject } from '@kruise-ts/api';
 import type { ObjectMeta, OwnerReference } from 'kubernetes-types/meta/v1.js';
-import { apiGroupOf, isOfKind, type KindRef } from './kindRef';
+import { apiGroupOf, isKind, type KindRef } from './kindRef';
 
 /**
  * Read access to the objects of a cluster. The answers are snapshots the caller must not mutate;
@@ -47,7 +47,7 @@ export function controllerRefOfKind(obj: ObservedObject, owner: KindRef): OwnerR
  * whatever its kind. Example: a pod controlled by ReplicaSet `web-5d9` → that ReplicaSet.
  */
 export function controllerOf(reader: ObjectReader, obj: KubeObject | undefined): KubeObject | undefined {
-  const ref = obj?.metadata.ownerReferences?.find((r) => r.controller === true);
+  const ref = obj?.metadata?.ownerReferences?.find((r) => r.controller === true);
   if (!ref || !obj) return undefined;
   return reader.get<KubeObject>(
     { apiVersion: ref.apiVersion, kind: ref.kind },
@@ -63,18 +63,14 @@ export function controllerOf(reader: ObjectReader, obj: KubeObject | undefined):
  * Example: `objectReaderOf([cloneSet, ...pods]).ownedBy(POD, cloneSet.metadata.uid)` → its pods.
  */
 export function objectReaderOf(objects: readonly KubeObject[]): ObjectReader {
-  const ofKind = (ref: KindRef) => objects.filter((o) => isOfKind(o, ref));
+  // `isKind` checks each object's kind and types it as the KindRef's object (core.md §10.1 checks shapes).
+  const ofKind = <T>(ref: KindRef<T>) => objects.filter((o) => isKind(o, ref));
   return {
-    get: <T>(ref: KindRef<T>, namespace: string | undefined, name: string) =>
-      // The kind is checked; each object is of the type its KindRef names (core.md §10.1 checks shapes).
-      ofKind(ref).find((o) => o.metadata.namespace === namespace && o.metadata.name === name) as
-        | T
-        | undefined,
-    list: <T>(ref: KindRef<T>, namespace?: string) =>
-      ofKind(ref).filter(
-        (o) => namespace === undefined || o.metadata.namespace === namespace,
-      ) as unknown as T[],
-    ownedBy: <T>(ref: KindRef<T>, uid: string) =>
-      ofKind(ref).filter((o) => o.metadata.ownerReferences?.some((r) => r.uid === uid)) as unknown as T[],
+    get: <T>(ref: KindRef<T>, namespace: string | undefined, name: string): T | undefined =>
+      ofKind(ref).find((o) => o.metadata?.namespace === namespace && o.metadata?.name === name),
+    list: <T>(ref: KindRef<T>, namespace?: string): readonly T[] =>
+      ofKind(ref).filter((o) => namespace === undefined || o.metadata?.namespace === namespace),
+    ownedBy: <T>(ref: KindRef<T>, uid: string): readonly T[] =>
+      ofKind(ref).filter((o) => o.metadata?.ownerReferences?.some((r) => r.uid === uid) === true),
   };
 }

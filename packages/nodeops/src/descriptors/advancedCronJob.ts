@@ -9,28 +9,39 @@ import {
   type KubeObject,
   setDefaultsAdvancedCronJob,
 } from '@kruise-ts/api';
-import { type ControllerDescriptor, JOB, NOTHING_TO_ENQUEUE, type ObjectReader } from '@kruise-ts/core';
+import {
+  defineController,
+  JOB,
+  type KindRef,
+  kindRef,
+  NOTHING_TO_ENQUEUE,
+  type ObjectReader,
+} from '@kruise-ts/core';
 import { advancedCronJobChildren, advancedCronJobForChildEvent } from '../advancedcronjob/children';
 import { type AdvancedCronJobControllerState, reconcileAdvancedCronJob } from '../advancedcronjob/reconcile';
 import { validateAdvancedCronJob } from '../advancedcronjob/validation';
 import { ADVANCED_CRON_JOB_KIND, BROADCAST_JOB_KIND, IMAGE_LIST_PULL_JOB_KIND } from './kinds';
 import { objectNamed } from './objectNamed';
 
+/**
+ * The kinds of an AdvancedCronJob's children, read as the KubeObjects AC4.2 picks among (a Job
+ * of `kubernetes-types` leaves its metadata optional; a stored one has it).
+ */
+const CHILD_KINDS: readonly KindRef<KubeObject>[] = [JOB, BROADCAST_JOB_KIND, IMAGE_LIST_PULL_JOB_KIND].map(
+  (ref) => kindRef<KubeObject>(ref.apiVersion, ref.kind),
+);
+
 /** The namespace's candidate children of an AdvancedCronJob (AC4.2 picks among them). */
 function candidates(reader: ObjectReader, namespace: string | undefined): KubeObject[] {
-  return [
-    ...(reader.list(JOB, namespace) as readonly KubeObject[]),
-    ...reader.list(BROADCAST_JOB_KIND, namespace),
-    ...(reader.list(IMAGE_LIST_PULL_JOB_KIND, namespace) as readonly KubeObject[]),
-  ];
+  return CHILD_KINDS.flatMap((ref) => reader.list(ref, namespace));
 }
 
 /** `advancedcronjob-controller` (operator.md §3.5; needs only its CRD). */
-export const advancedCronJobDescriptor: ControllerDescriptor<
+export const advancedCronJobDescriptor = defineController<
   AdvancedCronJob,
   AdvancedCronJobStatus,
   AdvancedCronJobControllerState
-> = {
+>({
   name: 'advancedcronjob-controller',
   primary: ADVANCED_CRON_JOB_KIND,
   secondary: [JOB, BROADCAST_JOB_KIND, IMAGE_LIST_PULL_JOB_KIND],
@@ -41,19 +52,19 @@ export const advancedCronJobDescriptor: ControllerDescriptor<
     if (!owner) return NOTHING_TO_ENQUEUE;
     // Without the change, a delete shows as the child missing from the reader.
     const ref = { apiVersion: changed.apiVersion, kind: changed.kind };
-    if (!change && !reader.get(ref, changed.metadata.namespace, changed.metadata.name ?? ''))
+    if (!change && !reader.get(ref, changed.metadata?.namespace, changed.metadata?.name ?? ''))
       return NOTHING_TO_ENQUEUE;
     return [objectNamed(reader, ADVANCED_CRON_JOB_KIND, owner.namespace, owner.name)];
   },
   readSet: (acj, reader) => [
     acj,
-    ...advancedCronJobChildren(acj, candidates(reader, acj.metadata.namespace)),
+    ...advancedCronJobChildren(acj, candidates(reader, acj.metadata?.namespace)),
   ],
   reconcile: (advancedCronJob, reader, now, state, env) =>
     reconcileAdvancedCronJob(
       {
         advancedCronJob,
-        children: candidates(reader, advancedCronJob.metadata.namespace),
+        children: candidates(reader, advancedCronJob.metadata?.namespace),
         now,
         controllerState: state,
       },
@@ -63,4 +74,4 @@ export const advancedCronJobDescriptor: ControllerDescriptor<
     default: (acj, env) => setDefaultsAdvancedCronJob(acj, { featureGates: env.featureGates, old: env.old }),
     validate: (acj, env) => validateAdvancedCronJob(acj, env.old),
   },
-};
+});

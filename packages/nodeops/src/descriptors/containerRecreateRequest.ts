@@ -11,7 +11,7 @@ import {
 } from '@kruise-ts/api';
 import {
   asKind,
-  type ControllerDescriptor,
+  defineController,
   NOTHING_TO_ENQUEUE,
   type ObjectChange,
   type ObjectReader,
@@ -29,7 +29,7 @@ import { CRR_KIND } from './kinds';
 /** The pod a CRR names, in its namespace. */
 function targetPod(crr: ContainerRecreateRequest, reader: ObjectReader): Pod | undefined {
   const name = crr.spec?.podName;
-  return name ? reader.get(POD, crr.metadata.namespace, name) : undefined;
+  return name ? reader.get(POD, crr.metadata?.namespace, name) : undefined;
 }
 
 /** §9.1.1: whether a pod change can matter to its CRRs (every change when the change is unknown). */
@@ -44,11 +44,11 @@ function relevant(pod: Pod, change: ObjectChange | undefined): boolean {
 }
 
 /** `containerrecreaterequest-controller` (operator.md §3.5; needs `KruiseDaemon`). */
-export const containerRecreateRequestDescriptor: ControllerDescriptor<
+export const containerRecreateRequestDescriptor = defineController<
   ContainerRecreateRequest,
   ContainerRecreateRequestStatus,
   ContainerRecreateRequestControllerState
-> = {
+>({
   name: 'containerrecreaterequest-controller',
   primary: CRR_KIND,
   secondary: [POD],
@@ -61,8 +61,8 @@ export const containerRecreateRequestDescriptor: ControllerDescriptor<
     if (crrs.length === 0) return NOTHING_TO_ENQUEUE;
     return crrs.filter(
       (c) =>
-        c.metadata.labels?.[LABEL_CRR_POD_UID] === uid &&
-        !c.metadata.deletionTimestamp &&
+        c.metadata?.labels?.[LABEL_CRR_POD_UID] === uid &&
+        !c.metadata?.deletionTimestamp &&
         c.status?.phase !== 'Completed',
     );
   },
@@ -83,4 +83,4 @@ export const containerRecreateRequestDescriptor: ControllerDescriptor<
     validate: (crr, env) =>
       validateContainerRecreateRequest(crr, env.old, { pod: targetPod(crr, env.reader) }),
   },
-};
+});

@@ -6,8 +6,7 @@ import {
   type ImageListPullJobStatus,
   setDefaultsImageListPullJob,
 } from '@kruise-ts/api';
-import type { ControllerDescriptor } from '@kruise-ts/core';
-import { resolveFeatureGates } from '@kruise-ts/core';
+import { defineController, resolveFeatureGates } from '@kruise-ts/core';
 import {
   type ImageListPullJobControllerState,
   reconcileImageListPullJob,
@@ -18,11 +17,11 @@ import { IMAGE_LIST_PULL_JOB_KIND, IMAGE_PULL_JOB_KIND } from './kinds';
 /**
  * `imagelistpulljob-controller` (operator.md §3.5; needs `KruiseDaemon` and `ImagePullJobGate`).
  */
-export const imageListPullJobDescriptor: ControllerDescriptor<
+export const imageListPullJobDescriptor = defineController<
   ImageListPullJob,
   ImageListPullJobStatus,
   ImageListPullJobControllerState
-> = {
+>({
   name: 'imagelistpulljob-controller',
   primary: IMAGE_LIST_PULL_JOB_KIND,
   secondary: [IMAGE_PULL_JOB_KIND],
@@ -30,11 +29,15 @@ export const imageListPullJobDescriptor: ControllerDescriptor<
     const gates = resolveFeatureGates(g);
     return gates.KruiseDaemon && gates.ImagePullJobGate;
   },
-  readSet: (job, reader) => [job, ...reader.ownedBy(IMAGE_PULL_JOB_KIND, job.metadata.uid ?? '')],
+  // An object without metadata (refused by the reconcile) or a uid owns nothing.
+  readSet: (job, reader) => {
+    const uid = job.metadata?.uid;
+    return uid ? [job, ...reader.ownedBy(IMAGE_PULL_JOB_KIND, uid)] : [job];
+  },
   reconcile: (imageListPullJob, reader, now, state) =>
     reconcileImageListPullJob({
       imageListPullJob,
-      imagePullJobs: [...reader.list(IMAGE_PULL_JOB_KIND, imageListPullJob.metadata.namespace)],
+      imagePullJobs: reader.list(IMAGE_PULL_JOB_KIND, imageListPullJob.metadata?.namespace),
       now,
       controllerState: state,
     }),
@@ -42,4 +45,4 @@ export const imageListPullJobDescriptor: ControllerDescriptor<
     default: (job, env) => setDefaultsImageListPullJob(job, { old: env.old }),
     validate: (job, env) => validateImageListPullJob(job, env.old),
   },
-};
+});

@@ -13,7 +13,7 @@ import {
 } from '@kruise-ts/api';
 import {
   asKind,
-  type ControllerDescriptor,
+  defineController,
   NAMESPACE,
   NOTHING_TO_ENQUEUE,
   type ObjectChange,
@@ -22,7 +22,6 @@ import {
   resolveFeatureGates,
   SECRET,
 } from '@kruise-ts/core';
-import type { Pod } from 'kubernetes-types/core/v1.js';
 import { type ImagePullJobControllerState, reconcileImagePullJob } from '../imagepulljob/reconcile';
 import {
   imagePullJobsForNodeImageEvent,
@@ -51,7 +50,7 @@ function forNodeImage(
   change: ObjectChange | undefined,
   jobs: readonly ImagePullJob[],
 ): readonly ImagePullJob[] {
-  const name = ni.metadata.name;
+  const name = ni.metadata?.name;
   const pods = jobs.some((j) => j.spec?.podSelector)
     ? reader.list(POD).filter((p) => p.spec?.nodeName === name)
     : [];
@@ -84,15 +83,15 @@ function forSecret(
 /** The Secrets a job reads (§4.5): its namespace's, plus the copies in the daemon-config namespace. */
 function secretsFor(reader: ObjectReader, namespace: string | undefined, daemonNs: string) {
   const own = reader.list(SECRET, namespace);
-  return namespace === daemonNs ? [...own] : [...own, ...reader.list(SECRET, daemonNs)];
+  return namespace === daemonNs ? own : [...own, ...reader.list(SECRET, daemonNs)];
 }
 
 /** `imagepulljob-controller` (operator.md §3.5; needs `KruiseDaemon` and `ImagePullJobGate`). */
-export const imagePullJobDescriptor: ControllerDescriptor<
+export const imagePullJobDescriptor = defineController<
   ImagePullJob,
   ImagePullJobStatus,
   ImagePullJobControllerState
-> = {
+>({
   name: 'imagepulljob-controller',
   primary: IMAGE_PULL_JOB_KIND,
   secondary: [NODE_IMAGE_KIND, POD, SECRET, NAMESPACE],
@@ -111,7 +110,7 @@ export const imagePullJobDescriptor: ControllerDescriptor<
       const jobs = reader.list(IMAGE_PULL_JOB_KIND, pod.metadata?.namespace);
       if (jobs.length === 0) return NOTHING_TO_ENQUEUE;
       return imagePullJobsForPodEvent(
-        oldAndNew(pod as Pod, change, (o) => asKind(o, POD)),
+        oldAndNew(pod, change, (o) => asKind(o, POD)),
         jobs,
       );
     }
@@ -124,15 +123,15 @@ export const imagePullJobDescriptor: ControllerDescriptor<
     ...reader.list(SECRET, KRUISE_DAEMON_CONFIG_NAMESPACE),
   ],
   reconcile: (imagePullJob, reader, now, state, env) => {
-    const namespace = imagePullJob.metadata.namespace;
+    const namespace = imagePullJob.metadata?.namespace;
     const daemonNs = env.daemonConfigNamespace ?? KRUISE_DAEMON_CONFIG_NAMESPACE;
     return reconcileImagePullJob(
       {
         imagePullJob,
-        nodeImages: [...reader.list(NODE_IMAGE_KIND)],
-        pods: [...reader.list(POD, namespace)],
+        nodeImages: reader.list(NODE_IMAGE_KIND),
+        pods: reader.list(POD, namespace),
         secrets: secretsFor(reader, namespace, daemonNs),
-        ...(env.withoutNamespaces ? {} : { namespaces: [...reader.list(NAMESPACE)] }),
+        ...(env.withoutNamespaces ? {} : { namespaces: reader.list(NAMESPACE) }),
         now,
         controllerState: state,
       },
@@ -148,4 +147,4 @@ export const imagePullJobDescriptor: ControllerDescriptor<
     default: (job, env) => setDefaultsImagePullJob(job, { old: env.old }),
     validate: (job, env) => validateImagePullJob(job, env.old),
   },
-};
+});

@@ -9,7 +9,7 @@
 import { type KubeObject, type NodeImage, type NodeImageStatus, setDefaultsNodeImage } from '@kruise-ts/api';
 import {
   asKind,
-  type ControllerDescriptor,
+  defineController,
   type FeatureGates,
   type KindRef,
   kindRef,
@@ -44,7 +44,7 @@ function reconcileByName(
       nodeName: name,
       node: reader.get(NODE, undefined, name),
       nodeImage: reader.get(NODE_IMAGE_KIND, undefined, name),
-      imagePullJobs: [...reader.list(IMAGE_PULL_JOB_KIND)],
+      imagePullJobs: reader.list(IMAGE_PULL_JOB_KIND),
       now,
       controllerState: state,
     },
@@ -80,53 +80,52 @@ const NODE_OBJECT: KindRef<NodeObject> = kindRef('v1', 'Node');
 const daemonGate = (g: Partial<FeatureGates>) => resolveFeatureGates(g).KruiseDaemon;
 
 /** `nodeimage-controller` (operator.md §3.5; needs `KruiseDaemon`), the runner by NodeImage. */
-export const nodeImageDescriptor: ControllerDescriptor<NodeImage, NodeImageStatus, NodeImageControllerState> =
-  {
-    name: 'nodeimage-controller',
-    primary: NODE_IMAGE_KIND,
-    secondary: [NODE, IMAGE_PULL_JOB_KIND],
-    enabled: daemonGate,
-    enqueueFor: (changed, reader, change) => {
-      const node = asKind(changed, NODE);
-      if (node) {
-        // A node without a NodeImage is the second runner's; the first reconciles existing ones.
-        const name = node.metadata?.name ?? '';
-        const ni = reader.get(NODE_IMAGE_KIND, undefined, name);
-        return ni
-          ? [ni]
-          : change
-            ? NOTHING_TO_ENQUEUE
-            : [objectNamed(reader, NODE_IMAGE_KIND, undefined, name)];
-      }
-      const job = asKind(changed, IMAGE_PULL_JOB_KIND);
-      if (!job) return NOTHING_TO_ENQUEUE;
-      const deleted = change
-        ? change.type === 'deleted'
-        : isGone(reader, IMAGE_PULL_JOB_KIND, job.metadata.namespace, job.metadata.name ?? '');
-      return deleted ? nodeImagesNaming(reader, job.metadata.uid) : NOTHING_TO_ENQUEUE;
-    },
-    readSet: (ni, reader) => {
-      const node = reader.get(NODE, undefined, ni.metadata.name ?? '');
-      return node ? [ni, node] : [ni];
-    },
-    reconcile: (ni, reader, now, state, env) =>
-      reconcileByName(ni.metadata.name ?? '', reader, now, state, env),
-    admission: {
-      default: (ni, env) => setDefaultsNodeImage(ni, { old: env.old, now: env.now }),
-      validate: (ni, env) => validateNodeImage(ni, env.old),
-    },
-  };
+export const nodeImageDescriptor = defineController<NodeImage, NodeImageStatus, NodeImageControllerState>({
+  name: 'nodeimage-controller',
+  primary: NODE_IMAGE_KIND,
+  secondary: [NODE, IMAGE_PULL_JOB_KIND],
+  enabled: daemonGate,
+  enqueueFor: (changed, reader, change) => {
+    const node = asKind(changed, NODE);
+    if (node) {
+      // A node without a NodeImage is the second runner's; the first reconciles existing ones.
+      const name = node.metadata?.name ?? '';
+      const ni = reader.get(NODE_IMAGE_KIND, undefined, name);
+      return ni
+        ? [ni]
+        : change
+          ? NOTHING_TO_ENQUEUE
+          : [objectNamed(reader, NODE_IMAGE_KIND, undefined, name)];
+    }
+    const job = asKind(changed, IMAGE_PULL_JOB_KIND);
+    if (!job) return NOTHING_TO_ENQUEUE;
+    const deleted = change
+      ? change.type === 'deleted'
+      : isGone(reader, IMAGE_PULL_JOB_KIND, job.metadata?.namespace, job.metadata?.name ?? '');
+    return deleted ? nodeImagesNaming(reader, job.metadata?.uid) : NOTHING_TO_ENQUEUE;
+  },
+  readSet: (ni, reader) => {
+    const node = reader.get(NODE, undefined, ni.metadata?.name ?? '');
+    return node ? [ni, node] : [ni];
+  },
+  reconcile: (ni, reader, now, state, env) =>
+    reconcileByName(ni.metadata?.name ?? '', reader, now, state, env),
+  admission: {
+    default: (ni, env) => setDefaultsNodeImage(ni, { old: env.old, now: env.now }),
+    validate: (ni, env) => validateNodeImage(ni, env.old),
+  },
+});
 
 /**
  * The second runner of `nodeimage-controller`, by Node (`--controllers nodeimage` selects both).
  * Its status is the NodeImage's when it reconciles one, `undefined` while the NodeImage exists
  * (the first runner's); it keeps the same (empty) state as the first runner.
  */
-export const nodeImageFromNodeDescriptor: ControllerDescriptor<
+export const nodeImageFromNodeDescriptor = defineController<
   NodeObject,
   NodeImageStatus | undefined,
   NodeImageControllerState
-> = {
+>({
   name: 'nodeimage-controller(node)',
   selectAs: 'nodeimage',
   logName: 'NodeImage(node)',
@@ -136,16 +135,16 @@ export const nodeImageFromNodeDescriptor: ControllerDescriptor<
   enqueueFor: (changed, reader, change) => {
     const ni = asKind(changed, NODE_IMAGE_KIND);
     if (!ni) return NOTHING_TO_ENQUEUE;
-    const name = ni.metadata.name ?? '';
+    const name = ni.metadata?.name ?? '';
     const deleted = change ? change.type === 'deleted' : isGone(reader, NODE_IMAGE_KIND, undefined, name);
     const node = deleted ? reader.get(NODE_OBJECT, undefined, name) : undefined;
     return node ? [node] : NOTHING_TO_ENQUEUE;
   },
   readSet: (node) => [node],
   reconcile: (node, reader, now, state, env) => {
-    const name = node.metadata.name ?? '';
+    const name = node.metadata?.name ?? '';
     if (reader.get(NODE_IMAGE_KIND, undefined, name))
       return { actions: [], status: undefined, errors: [], controllerState: state };
     return reconcileByName(name, reader, now, state, env);
   },
-};
+});

@@ -18,5 +18,7 @@ export function objectNamed<T extends KubeObject>(
   const found = reader.get(ref, namespace, name);
   if (found) return found;
   const metadata = namespace === undefined ? { name } : { name, namespace };
+  // A stand-in that names the object, not a T: a shell reads only its kind, namespace and name
+  // (the key to queue) and reconciles what it then finds under that key, so the cast holds.
   return { apiVersion: ref.apiVersion, kind: ref.kind, metadata } as T;
 }

@@ -2,36 +2,41 @@
 // informer cache read through an ObjectReader, informer events mapped to work-queue keys (the
 // controller owner of the primary kind, plus the descriptor's `enqueueFor`), the read set for the
 // expectations gate, and the descriptor's reconcile called with the flags' environment and the
-// runner's clock as RFC 3339 text. This file is the only place where the cache's untyped
-// objects meet the descriptors' typed ones.
+// runner's clock as RFC 3339 text. The reader types the cache's objects by the kind asked
+// (core's `isKind`), and core's `driverOf` hands them to each descriptor typed: nothing casts.
 import type { KubeObject } from '@kruise-ts/api';
 import {
   type AnyControllerDescriptor,
+  asKind,
   controllerRefOfKind,
+  type DrivenReconcile,
+  driverOf,
   type KindRef,
   type ObjectReader,
+  onlyOfKind,
 } from '@kruise-ts/core';
 import { keyFor, resourceFor } from '../kube/resources';
 import { type CacheReader, type OperatorController, objectKeyOf } from './common';
 
 /**
  * The informer cache as an ObjectReader. The cache holds every object as a KubeObject; a KindRef
- * says which informer is asked, and an informer holds objects of its kind only, so the answer is
- * typed as the KindRef's object type here, once for every descriptor.
+ * says which informer is asked, and `isKind` checks each answer is of that kind, which types it
+ * as the KindRef's object type.
  */
 export class CacheObjectReader implements ObjectReader {
   constructor(private readonly cache: CacheReader) {}
 
   get<T>(ref: KindRef<T>, namespace: string | undefined, name: string): T | undefined {
-    return this.cache.get(ref, namespace, name) as T | undefined;
+    const o = this.cache.get(ref, namespace, name);
+    return o === undefined ? undefined : asKind(o, ref);
   }
 
   list<T>(ref: KindRef<T>, namespace?: string): readonly T[] {
-    return this.cache.list(ref, namespace) as unknown as readonly T[];
+    return onlyOfKind(this.cache.list(ref, namespace), ref);
   }
 
   ownedBy<T>(ref: KindRef<T>, uid: string): readonly T[] {
-    return uid ? (this.cache.ownedBy(ref, uid) as unknown as readonly T[]) : [];
+    return uid ? onlyOfKind(this.cache.ownedBy(ref, uid), ref) : [];
   }
 }
 
@@ -51,13 +56,15 @@ function ownerKeys(obj: KubeObject, primary: KindRef, namespaced: boolean): stri
  */
 export function controllerFor(d: AnyControllerDescriptor): OperatorController {
   const namespaced = resourceFor(d.primary.apiVersion, d.primary.kind).namespaced;
-  const { enabled, enqueueFor, createCache, selectAs } = d;
+  const driver = driverOf(d);
+  const { enabled, selectAs } = d;
+  const { enqueueFor, makeReconcile } = driver;
   // AdvancedCronJob enqueues only what its `enqueueFor` answers (advancedcronjob.md AC6.1).
   const owners = d.enqueuesOwners !== false;
-  const reconcileWith =
-    (memo: unknown): OperatorController['reconcile'] =>
+  const inCache =
+    (reconcile: DrivenReconcile): OperatorController['reconcile'] =>
     (obj, cache, now, state, env) =>
-      d.reconcile(obj, new CacheObjectReader(cache), now.toISOString(), state, env, memo);
+      reconcile(obj, new CacheObjectReader(cache), now.toISOString(), state, env);
   return {
     name: d.name,
     ...(selectAs !== undefined ? { selectAs } : {}),
@@ -70,8 +77,8 @@ export function controllerFor(d: AnyControllerDescriptor): OperatorController {
         for (const o of enqueueFor(obj, new CacheObjectReader(cache))) keys.push(objectKeyOf(o));
       return keys;
     },
-    readSet: (obj, cache) => d.readSet(obj, new CacheObjectReader(cache)),
-    reconcile: reconcileWith(undefined),
-    ...(createCache ? { makeReconcile: () => reconcileWith(createCache()) } : {}),
+    readSet: (obj, cache) => driver.readSet(obj, new CacheObjectReader(cache)),
+    reconcile: inCache(driver.reconcile),
+    ...(makeReconcile ? { makeReconcile: () => inCache(makeReconcile()) } : {}),
   };
 }

@@ -12,7 +12,6 @@
 // refuses everything with 403 while `KruiseDaemon` or `ImagePullJobGate` is off (§3.4).
 import {
   type AdvancedCronJob,
-  type ContainerRecreateRequest,
   type KubeObject,
   type StructureCache,
   setDefaultsAdvancedCronJob,
@@ -24,12 +23,16 @@ import {
 import {
   type AdmissionEnv,
   type AnyControllerDescriptor,
+  asKind,
+  driverOf,
   type FeatureGates,
   type FieldError,
   formatFieldError,
   jsonEqual,
 } from '@kruise-ts/core';
 import {
+  ADVANCED_CRON_JOB_KIND,
+  CRR_KIND,
   imagePullGateError,
   validateAdvancedCronJob,
   validateContainerRecreateRequest,
@@ -116,10 +119,11 @@ function fieldErrors(uid: string, errs: FieldError[]): AdmissionResponse {
 
 /** `/mutate-pod`: SidecarSet injection on CREATE (SS-4.1), the SidecarSet descriptor's pod hook. */
 const mutatePod: Handler = (req, ctx) => {
-  const inject = descriptorNamed('sidecarset')?.admission?.mutatePod;
+  const inject = hooksOf(descriptorNamed('sidecarset'))?.mutatePod;
   if (req.operation !== 'CREATE' || !req.object || !inject) return allow(req.uid);
-  // The webhook is registered for pods only (W2.1), so the request's object is one.
-  const pod = req.object as unknown as Pod;
+  // The webhook is registered for pods only (W2.1): another kind is a request it does not serve.
+  const pod = asKind(req.object, POD);
+  if (!pod) return allow(req.uid);
   const r = inject(pod, admissionEnv<Pod>(req, ctx, undefined));
   if (r.errors.length > 0) return deny(req.uid, 403, r.errors.map(formatFieldError).join(', '));
   return mutated(req.uid, pod, r.pod);
@@ -143,9 +147,14 @@ function admissionEnv<Obj>(
   };
 }
 
+/** The admission hooks of a descriptor, as core's driver calls them on any request object. */
+function hooksOf(d: AnyControllerDescriptor | undefined) {
+  return d === undefined ? undefined : driverOf(d).admission;
+}
+
 /** `/mutate-<kind>` of a workload kind: its descriptor's defaults (the registry's admission hooks). */
 function descriptorDefaulter(d: AnyControllerDescriptor | undefined): Handler {
-  const defaults = d?.admission?.default;
+  const defaults = hooksOf(d)?.default;
   return (req, ctx) => {
     if (!defaults || !req.object || !isCreateOrUpdate(req)) return allow(req.uid);
     return mutated(req.uid, req.object, defaults(req.object, admissionEnv(req, ctx, oldOf(req))));
@@ -157,7 +166,7 @@ function descriptorDefaulter(d: AnyControllerDescriptor | undefined): Handler {
  * `deletable` the DELETE protection of workloads.
  */
 function descriptorValidator(d: AnyControllerDescriptor | undefined, deletable = false): Handler {
-  const validate = d?.admission?.validate;
+  const validate = hooksOf(d)?.validate;
   return (req, ctx) => {
     if (req.operation === 'DELETE') return deletable ? protection('Workload', req, ctx) : allow(req.uid);
     if (!validate || !req.object || !isCreateOrUpdate(req)) return allow(req.uid);
@@ -200,10 +209,11 @@ const ACJ_V1ALPHA1 = 'apps.kruise.io/v1alpha1';
 /**
  * AC1.2 as the webhooks see a v1alpha1 AdvancedCronJob: decoded into the v1alpha1 shape (which
  * has no `imageListPullJobTemplate`, so that member is dropped), then handled as v1beta1.
+ * `undefined` for an object of another kind.
  */
-export function advancedCronJobAsV1beta1(obj: KubeObject): AdvancedCronJob {
-  const acj = obj as unknown as AdvancedCronJob;
-  if (obj.apiVersion !== ACJ_V1ALPHA1) return acj;
+export function advancedCronJobAsV1beta1(obj: KubeObject): AdvancedCronJob | undefined {
+  const acj = asKind(obj, ADVANCED_CRON_JOB_KIND);
+  if (!acj || obj.apiVersion !== ACJ_V1ALPHA1) return acj;
   const template = acj.spec?.template;
   if (!template || !('imageListPullJobTemplate' in template)) return acj;
   const { imageListPullJobTemplate: _dropped, ...rest } = template;
@@ -217,8 +227,10 @@ export function advancedCronJobAsV1beta1(obj: KubeObject): AdvancedCronJob {
  */
 const mutateAdvancedCronJob: Handler = (req, ctx) => {
   if (!req.object || !isCreateOrUpdate(req)) return allow(req.uid);
+  const acj = advancedCronJobAsV1beta1(req.object);
+  if (!acj) return notOfKind(req, ADVANCED_CRON_JOB_KIND.kind);
   const old = oldOf(req);
-  const out = setDefaultsAdvancedCronJob(advancedCronJobAsV1beta1(req.object), {
+  const out = setDefaultsAdvancedCronJob(acj, {
     featureGates: { ...ctx.featureGates },
     old: old ? advancedCronJobAsV1beta1(old) : undefined,
   });
@@ -228,15 +240,16 @@ const mutateAdvancedCronJob: Handler = (req, ctx) => {
 /** `/validate-apps-kruise-io-advancedcronjob` (AC2.1): both objects as v1beta1, then AC2.2–AC2.4 (422). */
 const validateAdvancedCronJobRequest: Handler = (req) => {
   if (!req.object || !isCreateOrUpdate(req)) return allow(req.uid);
+  const acj = advancedCronJobAsV1beta1(req.object);
+  if (!acj) return notOfKind(req, ADVANCED_CRON_JOB_KIND.kind);
   const old = oldOf(req);
-  return fieldErrors(
-    req.uid,
-    validateAdvancedCronJob(
-      advancedCronJobAsV1beta1(req.object),
-      old ? advancedCronJobAsV1beta1(old) : undefined,
-    ),
-  );
+  return fieldErrors(req.uid, validateAdvancedCronJob(acj, old ? advancedCronJobAsV1beta1(old) : undefined));
 };
+
+/** The answer to a request whose object is not of the webhook's kind (400, as a decode error). */
+function notOfKind(req: AdmissionRequest, kind: string): AdmissionResponse {
+  return deny(req.uid, 400, `the object is a ${req.object?.kind}, not a ${kind}`);
+}
 
 /**
  * `/mutate-apps-kruise-io-v1alpha1-containerrecreaterequest` (docs/reference/daemon.md §8.2–§8.3; the kind
@@ -246,12 +259,14 @@ const validateAdvancedCronJobRequest: Handler = (req) => {
  */
 const mutateContainerRecreateRequest: Handler = (req, ctx) => {
   if (!req.object || !isCreateOrUpdate(req)) return allow(req.uid);
-  const crr = req.object as unknown as ContainerRecreateRequest;
-  const old = oldOf(req) as unknown as ContainerRecreateRequest | undefined;
+  const crr = asKind(req.object, CRR_KIND);
+  if (!crr) return notOfKind(req, CRR_KIND.kind);
+  const stored = oldOf(req);
+  const old = stored ? asKind(stored, CRR_KIND) : undefined;
   if (old) return fieldErrors(req.uid, validateContainerRecreateRequest(crr, old));
   const ns = req.object.metadata?.namespace ?? req.namespace;
   const podName = crr.spec?.podName;
-  const pod = podName ? (ctx.cache.get(POD, ns, podName) as unknown as Pod | undefined) : undefined;
+  const pod = podName ? new CacheObjectReader(ctx.cache).get(POD, ns, podName) : undefined;
   const errs = validateContainerRecreateRequest(crr, undefined, { pod });
   if (errs.length > 0) return fieldErrors(req.uid, errs);
   return mutated(req.uid, req.object, setDefaultsContainerRecreateRequest(crr, { pod }));
