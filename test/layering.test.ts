@@ -1,6 +1,7 @@
 // The layering of docs/architecture.md, checked: api <- core <- each controller <- registry <- sim,
-// operator <- cli; the daemon on api and core alone; no controller imports another; and no import cycle
-// between the files of any package.
+// operator <- cli; the cluster model on api and core alone, under sim (the controllers' tests may use
+// it, their sources may not); the daemon on api and core alone; no controller imports another; and
+// no import cycle between the files of any package.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { importCycles, readSourceGraph } from './imports';
@@ -14,10 +15,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   core: ['api'],
   ...Object.fromEntries(CONTROLLERS.map((c) => [c, ['api', 'core']])),
   registry: ['api', 'core', ...CONTROLLERS],
-  sim: ['api', 'core', ...CONTROLLERS, 'registry'],
+  cluster: ['api', 'core'],
+  sim: ['api', 'core', 'cluster', ...CONTROLLERS, 'registry'],
   operator: ['api', 'core', ...CONTROLLERS, 'registry'],
   daemon: ['api', 'core'],
-  cli: ['api', 'core', ...CONTROLLERS, 'registry', 'sim', 'operator', 'daemon'],
+  cli: ['api', 'core', 'cluster', ...CONTROLLERS, 'registry', 'sim', 'operator', 'daemon'],
   playground: ['api', 'sim'],
 };
 

@@ -1,10 +1,12 @@
 // No module-level mutable state in the pure packages (docs/architecture.md, principle 1): the
-// sources of @kruise-ts/api, @kruise-ts/core and every controller package keep nothing between
-// calls. A cache that makes a reconcile fast is an object the caller creates and passes in
-// (`cache` in the options or input), so a library user can see, size and drop it.
+// sources of @kruise-ts/api, @kruise-ts/core, every controller package, @kruise-ts/registry and
+// @kruise-ts/cluster keep nothing between calls (a cluster's caches belong to its Store, Kubelet
+// or Cluster instance). A cache that makes a reconcile fast is an object the caller
+// creates and passes in (`cache` in the options or input), so a library user can see, size and
+// drop it.
 //
-// The rule, checked over packages/{api,core,<controllers>}/src/**/*.ts by test/moduleState.ts with
-// the TypeScript compiler's parser and type checker:
+// The rule, checked over packages/{api,core,<controllers>,registry,cluster}/src/**/*.ts by
+// test/moduleState.ts with the TypeScript compiler's parser and type checker:
 //
 //  1. `let` / `var`: no variable declared at module level.
 //  2. mutable-type: a module-level `const` must not hold a container that can change. Its type
@@ -47,6 +49,8 @@ const PURE = [
   'sidecarset',
   'uniteddeployment',
   'nodeops',
+  'registry',
+  'cluster',
 ];
 
 function sourceFiles(dir: string, out: string[] = []): string[] {

@@ -21,7 +21,14 @@ import {
 } from '@kruise-ts/api';
 import { CliError, type CliIO, demoScenarioPath, main, VERSION } from '@kruise-ts/cli';
 import { type CloneSetDiffs, calculateDiffs, reconcileCloneSet, validateCloneSet } from '@kruise-ts/cloneset';
-import { type Action, type FieldError, objectReaderOf, scaledValueFromIntOrPercent } from '@kruise-ts/core';
+import { type Cluster, createCluster } from '@kruise-ts/cluster';
+import {
+  type Action,
+  driverOf,
+  type FieldError,
+  objectReaderOf,
+  scaledValueFromIntOrPercent,
+} from '@kruise-ts/core';
 import { applyActions } from '@kruise-ts/core/apply';
 import { type DaemonOptions, defaultProtoPath, seededRng } from '@kruise-ts/daemon';
 import { nodeShouldRunDaemonPod, validateDaemonSet } from '@kruise-ts/daemonset';
@@ -158,7 +165,7 @@ ok('nodeops', 'validateImagePullJob');
 // registry: the workload descriptors, and one CloneSet reconciled through an in-memory reader.
 const descriptor = descriptorForKind(cloneSet.apiVersion, cloneSet.kind);
 assert.ok(descriptor, 'no CloneSet descriptor');
-const viaReader = descriptor.reconcile(cloneSet, objectReaderOf([cloneSet]), NOW, undefined, {
+const viaReader = driverOf(descriptor).reconcile(cloneSet, objectReaderOf([cloneSet]), NOW, undefined, {
   featureGates: {},
   seed: 1,
   kruiseNamespace: 'kruise-system',
@@ -166,6 +173,22 @@ const viaReader = descriptor.reconcile(cloneSet, objectReaderOf([cloneSet]), NOW
 });
 assert.equal(viaReader.actions.filter((a: Action) => a.verb === 'create').length, 4); // 3 pods and a revision
 ok('registry', `${workloadDescriptors.length} descriptors, ${descriptor.name} created 3 pods`);
+
+// cluster: a reconcile's pods through the simulated cluster; the kubelet starts their containers
+// (Ready itself waits for the CloneSet's InPlaceUpdateReady readiness gate).
+const cluster: Cluster = createCluster({ nodes: [{ name: 'node-1' }], seed: 1 });
+const podCreates = viaReader.actions.filter((a: Action) => a.verb === 'create' && a.object.kind === 'Pod');
+const written = cluster.apply(podCreates);
+assert.ok(
+  written.every((r) => r.ok),
+  JSON.stringify(written),
+);
+cluster.advance(30_000);
+const readyPods = cluster
+  .list<Pod & KubeObject>('Pod')
+  .filter((p) => p.status?.conditions?.some((c) => c.type === 'ContainersReady' && c.status === 'True'));
+assert.equal(readyPods.length, 3);
+ok('cluster', `createCluster, apply, advance: ${readyPods.length} pods running at ${cluster.now()}`);
 
 // sim: the scenario that ships with the CLI runs to PASSED; a Simulation settles a CloneSet.
 const scenarioPath = demoScenarioPath();

@@ -6,10 +6,10 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rfc3339 } from '@kruise-ts/cluster';
 import { Simulation } from '../src';
 import { startApiServer } from '../src/apiserver/index';
 import { ControllerRegistry } from '../src/controllers';
-import { rfc3339 } from '../src/time';
 
 const PODS = Number(process.env.PODS ?? 10_000);
 const RATE = Number(process.env.RATE ?? 1000);

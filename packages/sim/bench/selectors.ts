@@ -3,9 +3,9 @@
 // each way looks at and the time per list. A script, not a timed test:
 //   npx tsx --conditions=@kruise-ts/source packages/sim/bench/selectors.ts
 import type { KubeObject } from '@kruise-ts/api';
+import { Store } from '@kruise-ts/cluster';
 import { compileFilter, matchesFilter } from '../src/apiserver/filters';
 import { SelectorIndex } from '../src/apiserver/selectorIndex';
-import { Store } from '../src/store';
 
 const PODS = Number(process.env.PODS ?? 10_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 200);

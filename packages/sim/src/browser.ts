@@ -9,33 +9,71 @@ export {
   type AdmissionContext,
   type AdmissionHooks,
   type AdmissionResult,
+  apiVersionOf,
+  type Change,
+  type ContainerRuntime,
+  composeStatus,
+  DEFAULT_MAX_OBJECTS,
+  DEFAULT_NODE_CAPACITY,
+  DEFAULT_START_TIME,
   DELETION_PROTECTED_KINDS,
   type Defaulter,
   type DeleteAdmissionContext,
   type DeleteAdmissionResult,
   type DeleteDenial,
   type DeleteValidator,
+  defaultTimings,
   deletionProtectionValidator,
+  displayName,
+  EventLog,
+  EventQueue,
+  formatDuration,
+  humanDuration,
+  imageIDOf,
   installDeletionProtection,
   invalidMessage,
+  isNodeReady,
+  type KubeEventRecord,
+  Kubelet,
+  keyOf,
+  kubeMessages,
+  type LogLevel,
   type Mutator,
+  type NodeConfig,
+  NodeLifecycle,
+  nodeObject,
+  OBJECT_QUOTA_NAME,
+  objectKey,
+  type PodRuntime,
+  parseDuration,
+  podRequests,
+  type QuotaDenial,
+  quotaDenial,
+  rfc3339,
+  type Scheduled,
+  Scheduler,
+  type SimContext,
+  type SimEvent,
+  Store,
+  type StoreOptions,
+  type Timings,
   type Validator,
-} from './admission';
+  VirtualClock,
+  type WriteResult,
+} from '@kruise-ts/cluster';
 export { podRow } from './apiserver/printers';
 export { compareVersions, Registry, type ResourceInfo } from './apiserver/registry';
 export { toTable } from './apiserver/tables';
-export { defaultTimings, type SimContext, type SimPayload, type Timings } from './context';
 export {
   type ControllerRegistration,
   ControllerRegistry,
+  createDefaultRegistry,
   defaultRegistry,
   NO_WATCHED,
   ownedOfKind,
   type ReconcileEnv,
   registerController,
 } from './controllers';
-export { EventQueue, type Scheduled } from './eventQueue';
-export { EventLog, type LogLevel, type SimEvent } from './events';
 export {
   analyzeForecast,
   batchesOf,
@@ -95,7 +133,6 @@ export {
   type Verdict,
   type Violation,
 } from './invariants';
-export { apiVersionOf, displayName, keyOf, objectKey } from './keys';
 export { admitCloneSet, cloneSetController } from './kinds/descriptors';
 export {
   DEFAULT_JOB_RUN_SECONDS,
@@ -105,12 +142,7 @@ export {
   jobRunSeconds,
   reconcileJob,
 } from './kinds/job';
-export { type KubeEventRecord, kubeMessages } from './kubeEvents';
-export { Kubelet } from './kubelet';
-export { DEFAULT_NODE_CAPACITY, type NodeConfig, NodeLifecycle, nodeObject } from './nodes';
 export { type NodesFileResult, nodesFromFile, nodesInZones, ZONE_LABEL } from './nodesFile';
-export { DEFAULT_MAX_OBJECTS, OBJECT_QUOTA_NAME, type QuotaDenial, quotaDenial } from './objectQuota';
-export { type ContainerRuntime, composeStatus, imageIDOf, type PodRuntime } from './podStatus';
 export { describeEvent } from './report/events';
 export {
   escapeHtml,
@@ -170,21 +202,12 @@ export {
   stepSchema,
   type WaitCondition,
 } from './scenario/types';
-export { isNodeReady, podRequests, Scheduler } from './scheduler';
 export {
   defaultNodes,
   type ScheduledFailure,
+  type SimPayload,
   type SimStats,
   Simulation,
   type SimulationOptions,
 } from './simulation';
-export { type Change, Store, type StoreOptions, type WriteResult } from './store';
-export {
-  DEFAULT_START_TIME,
-  formatDuration,
-  humanDuration,
-  parseDuration,
-  rfc3339,
-  VirtualClock,
-} from './time';
 export { WorkQueue } from './workqueue';

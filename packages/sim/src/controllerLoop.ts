@@ -6,13 +6,18 @@
 // reconcile that stopped at its burst (`requeueAfterSeconds: 0`) runs again at
 // the next step, not in this one.
 import { createStructureCache, type KubeObject } from '@kruise-ts/api';
-import { type Action, type FeatureGates, formatFieldError, REQUEUE_NOW } from '@kruise-ts/core';
-import type { Rng } from './compat';
+import {
+  type Change,
+  displayName,
+  keyOf,
+  objectKey,
+  type SimEvent,
+  type Store,
+  type VirtualClock,
+  type WriteResult,
+} from '@kruise-ts/cluster';
+import { type Action, type FeatureGates, formatFieldError, REQUEUE_NOW, type Rng } from '@kruise-ts/core';
 import type { ControllerRegistration, ControllerRegistry } from './controllers';
-import type { SimEvent } from './events';
-import { displayName, keyOf, objectKey } from './keys';
-import type { Change, Store, WriteResult } from './store';
-import type { VirtualClock } from './time';
 import { WorkQueue } from './workqueue';
 
 /** What the loop needs from the simulation. */

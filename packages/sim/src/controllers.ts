@@ -1,6 +1,5 @@
+import { type AdmissionChain, groupOf, installDeletionProtection } from '@kruise-ts/cluster';
 import { nodeOpsDescriptors, workloadDescriptors } from '@kruise-ts/registry';
-import { type AdmissionChain, installDeletionProtection } from './admission';
-import { groupOf } from './keys';
 import { deploymentController } from './kinds/deployment';
 import { registrationFor } from './kinds/descriptors';
 import { jobController } from './kinds/job';
@@ -10,14 +9,25 @@ import { replicaSetController } from './kinds/replicaset';
 
 export { type ControllerRegistration, NO_WATCHED, type ReconcileEnv } from './kinds/registration';
 
+// The simulator's controller registries. A simulation owns its registry: `createDefaultRegistry()`
+// builds a fresh one of every controller kruise-ts ships for each caller, so no registry is shared
+// between simulations and nothing a caller adds reaches another. `defaultRegistry`, the one built
+// at load, is sealed (read-only) and kept only for callers that read it.
+
 /** A set of controllers keyed by API group and kind. */
 export class ControllerRegistry {
   private byKind = new Map<string, ControllerRegistration>();
+  /** True for a registry no one may change (`defaultRegistry`). */
+  private sealed = false;
   /** kind → group → registration: the per-change lookup builds no key string. */
   private byKindGroup = new Map<string, Map<string, ControllerRegistration>>();
 
-  /** Adds (or replaces) the controller of a kind. */
+  /** Adds (or replaces) the controller of a kind; a sealed registry refuses (a TypeError, as a frozen object does). */
   register(reg: ControllerRegistration): this {
+    if (this.sealed)
+      throw new TypeError(
+        'the default controller registry is read-only: register into createDefaultRegistry() and pass it as `registry`',
+      );
     const group = groupOf(reg.apiVersion);
     this.byKind.set(`${group}/${reg.kind}`, reg);
     let byGroup = this.byKindGroup.get(reg.kind);
@@ -39,7 +49,13 @@ export class ControllerRegistry {
     return [...this.byKind.values()];
   }
 
-  /** A copy (a simulation owns its registry). */
+  /** Makes this registry read-only: `register` refuses from now on. */
+  seal(): this {
+    this.sealed = true;
+    return this;
+  }
+
+  /** A copy, never sealed (a simulation owns its registry). */
   clone(): ControllerRegistry {
     const c = new ControllerRegistry();
     for (const r of this.byKind.values()) c.register(r);
@@ -58,27 +74,40 @@ export class ControllerRegistry {
   }
 }
 
-/** The default registry: every controller kruise-ts ships. */
-export const defaultRegistry = new ControllerRegistry();
+/**
+ * A fresh registry of every controller kruise-ts ships, for one simulation or one caller to add
+ * its own to: the workload controllers of @kruise-ts/registry, each through the one adapter of
+ * kinds/descriptors.ts, then the simulator-only kinds (native workloads), the node-side
+ * controllers of the registry's `nodeOpsDescriptors` through the same adapter, and Jobs.
+ * Example: `new Simulation({ registry: createDefaultRegistry().register(myController) })`.
+ */
+export function createDefaultRegistry(): ControllerRegistry {
+  const registry = new ControllerRegistry();
+  for (const d of workloadDescriptors) registry.register(registrationFor(d));
+  registry.register(nativeStatefulSetController);
+  registry.register(deploymentController);
+  registry.register(replicaSetController);
+  for (const d of nodeOpsDescriptors) registry.register(registrationFor(d));
+  registry.register(jobController);
+  return registry;
+}
 
-/** Registers a controller (into the default registry unless one is given). */
-export function registerController(
-  reg: ControllerRegistration,
-  registry: ControllerRegistry = defaultRegistry,
-): void {
+/**
+ * Every controller kruise-ts ships, in a registry built once and sealed: reading it works,
+ * `register` refuses.
+ * @deprecated Call `createDefaultRegistry()`, which gives each caller its own registry to read or
+ * add to; a simulation without `registry` builds one itself.
+ */
+export const defaultRegistry: ControllerRegistry = createDefaultRegistry().seal();
+
+/**
+ * Registers a controller into `registry`.
+ * @deprecated Call `registry.register(reg)`. The registry is now required: the default registry
+ * is read-only (`createDefaultRegistry()` gives one to add to).
+ */
+export function registerController(reg: ControllerRegistration, registry: ControllerRegistry): void {
   registry.register(reg);
 }
 
 // `ownedOfKind` lives with the kinds' registrations that use it (kinds/owned.ts).
 export { ownedOfKind } from './kinds/owned';
-
-// ---- the controllers -------------------------------------------------------------
-// The workload controllers come from @kruise-ts/registry, each through the one adapter of
-// kinds/descriptors.ts, then the simulator-only kinds (native workloads), the node-side
-// controllers of the registry's `nodeOpsDescriptors` through the same adapter, and Jobs.
-for (const d of workloadDescriptors) registerController(registrationFor(d));
-registerController(nativeStatefulSetController);
-registerController(deploymentController);
-registerController(replicaSetController);
-for (const d of nodeOpsDescriptors) registerController(registrationFor(d));
-registerController(jobController);

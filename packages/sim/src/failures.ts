@@ -1,12 +1,8 @@
 // Failures injected on a schedule (the scenario's `cluster.failures`): crash a
 // container, fail readiness, delete a pod, fail or recover a node. Pods are
 // named, or chosen by label selector at random (seeded).
+import type { Kubelet, NodeLifecycle, Scheduler, SimEvent, Store } from '@kruise-ts/cluster';
 import { matchesSelectorString } from '@kruise-ts/core';
-import type { SimEvent } from './events';
-import type { Kubelet } from './kubelet';
-import type { NodeLifecycle } from './nodes';
-import type { Scheduler } from './scheduler';
-import type { Store } from './store';
 
 /** A failure injected at a time: crash a container, fail readiness, delete a pod, fail or recover a node. */
 export interface ScheduledFailure {

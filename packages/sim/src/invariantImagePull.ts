@@ -9,9 +9,8 @@
 // while pulls run is no violation; `parallelism` reads as an integer, a non-integer string is 0
 // (§3.5).
 import type { KubeObject } from '@kruise-ts/api';
+import { displayName, type Store } from '@kruise-ts/cluster';
 import type { Verdict } from './invariantTypes';
-import { displayName } from './keys';
-import type { Store } from './store';
 
 type J = Record<string, any>;
 

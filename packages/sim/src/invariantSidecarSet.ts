@@ -14,10 +14,9 @@
 // most total − P. Pods that got the new sidecar at injection (created during the update) are not
 // the controller's doing and do not count.
 import { ANNOTATION_SIDECARSET_HASH, type KubeObject } from '@kruise-ts/api';
+import { type Change, displayName, type Store } from '@kruise-ts/cluster';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { Verdict } from './invariantTypes';
-import { displayName } from './keys';
-import type { Change, Store } from './store';
 
 type J = Record<string, any>;
 

@@ -7,9 +7,8 @@
 // (E4) or, under Adaptive scheduling, the subset is marked unschedulable (E2 a: it may only shrink).
 // Quantities are parsed as §3 says (a percentage rounded half up; a bad maximum is 0, E1).
 import { type KubeObject, LABEL_SUBSET_NAME } from '@kruise-ts/api';
+import { displayName, type Store } from '@kruise-ts/cluster';
 import type { Verdict } from './invariantTypes';
-import { displayName } from './keys';
-import type { Store } from './store';
 
 type J = Record<string, any>;
 

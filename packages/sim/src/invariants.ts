@@ -29,8 +29,8 @@ import {
   LABEL_CONTROLLER_REVISION_HASH,
   LABEL_LIFECYCLE_STATE,
 } from '@kruise-ts/api';
+import { type Change, displayName, groupOf, objectKey, type SimContext } from '@kruise-ts/cluster';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import type { SimContext } from './context';
 import { BUDGET_KINDS, type BudgetKind, workloadBudget } from './invariantBudgets';
 import { ImagePullParallelism } from './invariantImagePull';
 import { orderingViolation } from './invariantOrdering';
@@ -44,8 +44,6 @@ import {
   type Violation,
 } from './invariantTypes';
 import { checkSubsetSums } from './invariantUnitedDeployment';
-import { displayName, groupOf, objectKey } from './keys';
-import type { Change } from './store';
 
 export {
   INVARIANT_KINDS,

@@ -11,6 +11,7 @@
 // The file is checked before anything starts: every problem is reported with its path
 // (`nodes[1].taints[0].effect: Unsupported value: "Never": supported values: …`), in Kubernetes'
 // field-error wording, and nothing is built when there is one.
+import type { NodeConfig } from '@kruise-ts/cluster';
 import {
   type FieldError,
   formatFieldError,
@@ -21,7 +22,6 @@ import {
   tryParseQuantity,
   validateLabels,
 } from '@kruise-ts/core';
-import type { NodeConfig } from './nodes';
 
 /** The label a zone sets. */
 export const ZONE_LABEL = 'topology.kubernetes.io/zone';

@@ -1,12 +1,9 @@
 // Options and counters of a simulation, and the default cluster.
+import type { AdmissionChain, LogLevel, NodeConfig, Timings } from '@kruise-ts/cluster';
 import type { FeatureGates } from '@kruise-ts/core';
-import type { AdmissionChain } from './admission';
-import type { Timings } from './context';
 import type { ControllerRegistry } from './controllers';
-import type { LogLevel } from './events';
 import type { ScheduledFailure } from './failures';
 import type { InvariantConfig, InvariantName } from './invariants';
-import type { NodeConfig } from './nodes';
 
 /** Options of a simulation. */
 export interface SimulationOptions {

@@ -5,32 +5,47 @@
 // controller work queue is drained (each reconcile: input from the store →
 // pure reconcile → actions through admission + store → affected keys
 // enqueued). Then invariants are checked and the timeline sampled. Same
-// scenario and seed, same event log, byte for byte.
+// scenario and seed, same event log, byte for byte. The cluster model (store, clock, event
+// queue, kubelet, scheduler, node lifecycle) is a @kruise-ts/cluster Cluster; this file adds the
+// controllers, scheduled failures, invariants and the timeline around it.
 import type { KubeObject } from '@kruise-ts/api';
-import type { Action, FeatureGates } from '@kruise-ts/core';
-import { actionRecord, eventRecord } from './actionRecords';
-import { AdmissionChain } from './admission';
-import { createRng, type Rng } from './compat';
-import { defaultTimings, type SimContext, type SimPayload, type Timings } from './context';
+import {
+  AdmissionChain,
+  apiVersionOf,
+  type Change,
+  Cluster,
+  type ClusterPayload,
+  displayName,
+  type EventLog,
+  type EventQueue,
+  type KubeEventRecord,
+  type Kubelet,
+  type NodeLifecycle,
+  objectKey,
+  type Scheduler,
+  type SimContext,
+  type SimEvent,
+  type Store,
+  type VirtualClock,
+  type WriteResult,
+} from '@kruise-ts/cluster';
+import type { Action, FeatureGates, Rng } from '@kruise-ts/core';
 import { ControllerLoop } from './controllerLoop';
-import { type ControllerRegistry, defaultRegistry } from './controllers';
-import { EventQueue } from './eventQueue';
-import { EventLog, type SimEvent } from './events';
+import { type ControllerRegistry, createDefaultRegistry } from './controllers';
 import { injectFailure, type ScheduledFailure } from './failures';
 import { InvariantChecker, type InvariantReport, type Violation } from './invariants';
-import { apiVersionOf, displayName, objectKey } from './keys';
-import type { KubeEventRecord } from './kubeEvents';
-import { Kubelet } from './kubelet';
-import { NodeLifecycle, nodeObject } from './nodes';
 import { defaultNodes, type SimStats, type SimulationOptions } from './options';
-import { reactToPodChange } from './podReactions';
+import { countPodChange } from './podCounters';
 import { Timeline } from './report/timeline';
-import { Scheduler } from './scheduler';
-import { type Change, Store, type WriteResult } from './store';
-import { DEFAULT_START_TIME, VirtualClock } from './time';
 
 export type { ScheduledFailure } from './failures';
 export { defaultNodes, type SimStats, type SimulationOptions } from './options';
+
+/** Everything on a simulation's event queue: the cluster model's events and the simulator's own. */
+export type SimPayload =
+  | ClusterPayload
+  | { type: 'requeue'; key: string }
+  | { type: 'failure'; index: number };
 
 /** A running simulation. */
 export class Simulation {
@@ -52,7 +67,9 @@ export class Simulation {
   readonly scheduler: Scheduler;
   readonly nodeLifecycle: NodeLifecycle;
   readonly invariants: InvariantChecker;
-  private readonly queue = new EventQueue<SimPayload>();
+  /** The cluster model the controllers run against. */
+  readonly cluster: Cluster<SimPayload>;
+  private readonly queue: EventQueue<SimPayload>;
   private readonly rng: Rng;
   private readonly ctx: SimContext;
   private readonly resolution: number;
@@ -69,43 +86,31 @@ export class Simulation {
   private pausedAtDeadline?: number;
 
   constructor(opts: SimulationOptions = {}) {
-    const seed = opts.seed ?? 1;
-    this.clock = new VirtualClock(opts.startTime ?? DEFAULT_START_TIME);
-    this.rng = createRng(seed);
-    this.resolution = Math.max(1, opts.resolutionMs ?? 1000);
     this.featureGates = opts.featureGates ?? {};
     this.failures = [...(opts.failures ?? [])];
-    this.log = new EventLog(opts.logLevel ?? 'all', opts.eventLogCapacity);
-    this.registry = (opts.registry ?? defaultRegistry).clone();
+    this.registry = opts.registry?.clone() ?? createDefaultRegistry();
     this.admission = this.registry.installAdmission(opts.admission?.clone() ?? new AdmissionChain());
-    this.store = new Store({
-      seed,
-      now: () => this.clock.now(),
-      nowMs: () => this.clock.elapsedMs,
-      at: (ms) => this.clock.at(ms),
+    this.cluster = new Cluster<SimPayload>({
+      seed: opts.seed,
+      startTime: opts.startTime,
+      timings: opts.timings,
       admission: this.admission,
       featureGates: this.featureGates,
-      freeze: opts.freezeObjects,
+      resolutionMs: opts.resolutionMs,
+      logLevel: opts.logLevel,
+      eventLogCapacity: opts.eventLogCapacity,
+      freezeObjects: opts.freezeObjects,
     });
-    const timings: Timings = { ...defaultTimings, ...(opts.timings ?? {}) };
-    timings.imagePull = { ...defaultTimings.imagePull, ...(opts.timings?.imagePull ?? {}) };
-    this.ctx = {
-      store: this.store,
-      clock: this.clock,
-      rng: this.rng,
-      timings,
-      log: (e) => this.record(e),
-      logs: (type) => this.log.keeps(type),
-      schedule: (delay, payload) => this.schedule(delay, payload),
-      jittered: (ms) =>
-        timings.jitter > 0
-          ? Math.max(0, Math.round(ms * (1 + timings.jitter * (2 * this.rng.next() - 1))))
-          : ms,
-      nodeFailed: (name) => this.nodeLifecycle.isFailed(name),
-    };
-    this.kubelet = new Kubelet(this.ctx);
-    this.scheduler = new Scheduler(this.ctx);
-    this.nodeLifecycle = new NodeLifecycle(this.ctx, this.kubelet);
+    this.clock = this.cluster.clock;
+    this.rng = this.cluster.rng;
+    this.store = this.cluster.store;
+    this.log = this.cluster.log;
+    this.queue = this.cluster.queue;
+    this.ctx = this.cluster.ctx;
+    this.kubelet = this.cluster.kubelet;
+    this.scheduler = this.cluster.scheduler;
+    this.nodeLifecycle = this.cluster.nodeLifecycle;
+    this.resolution = this.cluster.resolutionMs;
     const inv = (opts.invariants ?? []).map((i) => (typeof i === 'string' ? { name: i } : i));
     this.invariants = new InvariantChecker(this.ctx, inv, (v) => this.onViolation(v));
     this.loop = new ControllerLoop({
@@ -121,12 +126,9 @@ export class Simulation {
       applyAction: (a, source) => this.applyAction(a, source),
     });
     this.store.watch((c) => this.onChange(c));
-    for (const [index, n] of (opts.nodes ?? defaultNodes()).entries()) {
-      this.store.create(nodeObject(n, this.clock.now(), index), 'cluster', 'NodeRegistered');
-      for (const img of n.images ?? []) this.kubelet.images(n.name).add(img);
-    }
+    this.cluster.addNodes(opts.nodes ?? defaultNodes());
     this.failures.forEach((f, index) => {
-      this.scheduleAt(f.atMs, { type: 'failure', index });
+      this.cluster.scheduleAt(f.atMs, { type: 'failure', index });
     });
   }
 
@@ -378,23 +380,9 @@ export class Simulation {
 
   // ---------------------------------------------------------------- internals
 
-  private schedule(delayMs: number, payload: SimPayload): void {
-    this.scheduleAt(this.clock.elapsedMs + Math.max(0, delayMs), payload);
-  }
-
-  private scheduleAt(ms: number, payload: SimPayload): void {
-    const t = Math.ceil(ms / this.resolution) * this.resolution;
-    this.queue.push(Math.max(t, this.clock.elapsedMs), payload);
-  }
-
   /** Appends a record to the event log at the current time. */
   record(e: Omit<SimEvent, 't' | 'time'>): void {
-    if (!this.log.keeps(e.type)) return;
-    const rec: SimEvent = { t: this.clock.elapsedMs / 1000, time: this.clock.now(), type: e.type };
-    if (e.object !== undefined) rec.object = e.object;
-    if (e.source !== undefined) rec.source = e.source;
-    if (e.detail !== undefined) rec.detail = e.detail;
-    this.log.add(rec);
+    this.cluster.record(e);
   }
 
   private onViolation(v: Violation): void {
@@ -412,10 +400,6 @@ export class Simulation {
         if (this.requeueAt.get(p.key) === this.clock.elapsedMs) this.requeueAt.delete(p.key);
         this.loop.enqueue(p.key);
         return;
-      case 'nodeNotReady':
-      case 'nodeEvict':
-        this.nodeLifecycle.handle(p);
-        return;
       case 'failure':
         injectFailure(this.failures[p.index], {
           store: this.store,
@@ -427,10 +411,8 @@ export class Simulation {
           defaultReadinessFailureMs: this.ctx.timings.readinessFailureMs,
         });
         return;
-      case 'wake':
-        return;
       default:
-        this.kubelet.handle(p);
+        this.cluster.handle(p);
     }
   }
 
@@ -442,11 +424,11 @@ export class Simulation {
    */
   private settle(pause?: () => boolean): boolean {
     for (let round = 0; round < 10_000; round++) {
-      if (this.kubelet.pending) this.kubelet.sync();
-      else if (this.scheduler.pending) this.scheduler.run();
-      // One reconcile at a time, so the kubelet and scheduler react to its actions before the next one.
-      else if (this.loop.pending) this.loop.drainOne();
-      else break;
+      if (!this.cluster.workOne()) {
+        // One reconcile at a time, so the kubelet and scheduler react to its actions before the next one.
+        if (this.loop.pending) this.loop.drainOne();
+        else break;
+      }
       if (pause?.()) return false;
     }
     // Checks, samples and listeners only when something changed or time moved since the last settle.
@@ -475,24 +457,20 @@ export class Simulation {
   }
 
   private applyAction(a: Action, source: string): WriteResult {
-    if (a.verb === 'event') {
-      this.record(eventRecord(a, source));
-      return { ok: true };
-    }
-    const res = this.store.apply(a, source);
+    const res = this.cluster.write(a, source);
     if (!res.ok) this.stats.actionsFailed++;
-    this.record(actionRecord(a, res, source));
     return res;
   }
 
-  /** Reacts to every store write: enqueue controllers, wake kubelet and scheduler, track invariants. */
+  /**
+   * Reacts to every store write: enqueue controllers, count pods, track invariants (the cluster
+   * wakes its kubelet and scheduler itself).
+   */
   private onChange(c: Change): void {
-    const obj = c.object;
     this.timelineDirty = true;
     this.timeline.onChange(c);
     this.invariants.onChange(c);
-    if (obj.kind === 'Pod') reactToPodChange(c, this);
-    else if (obj.kind === 'Node') this.scheduler.bump();
+    if (c.object.kind === 'Pod') countPodChange(c, this.stats);
     this.loop.onChange(c);
   }
 }

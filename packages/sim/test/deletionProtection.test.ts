@@ -6,18 +6,18 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KubeObject } from '@kruise-ts/api';
-import { type FeatureGates, DeletionProtectionMessages as M } from '@kruise-ts/core';
-import { deepFreeze } from '@kruise-ts/core/testing';
-import { AppsV1Api, KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { missingFile, skipWithoutRealTool } from '../../../test/support/realTools';
 import {
   AdmissionChain,
   DELETION_PROTECTED_KINDS,
   type DeleteAdmissionContext,
   installDeletionProtection,
-} from '../src/admission';
-import { ControllerRegistry, defaultRegistry } from '../src/controllers';
+} from '@kruise-ts/cluster';
+import { type FeatureGates, DeletionProtectionMessages as M } from '@kruise-ts/core';
+import { deepFreeze } from '@kruise-ts/core/testing';
+import { AppsV1Api, KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { missingFile, skipWithoutRealTool } from '../../../test/support/realTools';
+import { ControllerRegistry, createDefaultRegistry } from '../src/controllers';
 import { createSimulation } from '../src/scenario/run';
 import { call, sampleCloneSet, startTestServer } from './apiserver/helpers';
 
@@ -160,9 +160,9 @@ describe('AdmissionChain DELETE admission: deletion protection (§1)', () => {
 
   it('installed with the controllers (default registry), not by an empty registry (serve --controllers none)', () => {
     const cs = obj('apps.kruise.io/v1alpha1', 'CloneSet', { [LABEL]: 'Always' });
-    expect(defaultRegistry.installAdmission(new AdmissionChain()).admitDelete(cs, ctx(ON)).allowed).toBe(
-      false,
-    );
+    expect(
+      createDefaultRegistry().installAdmission(new AdmissionChain()).admitDelete(cs, ctx(ON)).allowed,
+    ).toBe(false);
     expect(
       new ControllerRegistry().installAdmission(new AdmissionChain()).admitDelete(cs, ctx(ON)).allowed,
     ).toBe(true);

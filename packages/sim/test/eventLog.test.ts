@@ -1,7 +1,7 @@
 // The event log's bound: the most recent records are kept, older ones counted as dropped,
 // listeners see every record, and `Infinity` keeps the full log.
+import { DEFAULT_EVENT_LOG_CAPACITY, EventLog, type SimEvent } from '@kruise-ts/cluster';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EVENT_LOG_CAPACITY, EventLog, type SimEvent } from '../src/events';
 import { runScenario } from '../src/scenario/run';
 
 const rec = (i: number, type = 'Create'): SimEvent => ({ t: i, time: '2024-01-01T00:00:00Z', type });

@@ -1,4 +1,4 @@
-// The simulated node side (src/nodeSide.ts): NodeImage tag pulls through the kubelet's image
+// The simulated node side (packages/cluster/src/nodeSide.ts): NodeImage tag pulls through the kubelet's image
 // cache, and ContainerRecreateRequest restarts — run through examples/scenarios/imagepulljob-prewarm.yaml.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

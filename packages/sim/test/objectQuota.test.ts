@@ -1,9 +1,9 @@
-// The store's object quota (src/objectQuota.ts), which `kruise-ts serve --max-objects` sets: creates
+// The store's object quota (packages/cluster/src/objectQuota.ts), which `kruise-ts serve --max-objects` sets: creates
 // past it are refused as kube-apiserver refuses a create past a ResourceQuota's object count
 // (403 Forbidden, `exceeded quota: ...`), through the store, through a controller's action and
 // through the HTTP API; deleting an object makes room again.
+import { quotaDenial } from '@kruise-ts/cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quotaDenial } from '../src/objectQuota';
 import { Simulation } from '../src/simulation';
 import { call, startTestServer } from './apiserver/helpers';
 

@@ -1,12 +1,12 @@
 // Tables, durations, summary and the HTML report.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { formatDuration, humanDuration, parseDuration, VirtualClock } from '@kruise-ts/cluster';
 import { describe, expect, it } from 'vitest';
 import { renderHtmlReport } from '../src/report/html';
 import { formatSummary, summarize } from '../src/report/summary';
 import { CLONESET_COLUMNS, cloneSetRow, formatTable } from '../src/report/table';
 import { runScenario } from '../src/scenario/run';
-import { formatDuration, humanDuration, parseDuration, VirtualClock } from '../src/time';
 
 describe('time', () => {
   it('parses durations: 1m30s → 90000 ms, 500ms, 2.5 (seconds), rejects "soon"', () => {

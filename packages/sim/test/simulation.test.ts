@@ -1,9 +1,9 @@
 // The controller loop, work queue, requeues and controller memory, with a tiny fake controller.
 import type { KubeObject } from '@kruise-ts/api';
+import { EventQueue } from '@kruise-ts/cluster';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
 import { ControllerRegistry } from '../src/controllers';
-import { EventQueue } from '../src/eventQueue';
 import { Simulation } from '../src/simulation';
 import { WorkQueue } from '../src/workqueue';
 import { type FakeSet, fakeRegistry, fakeSet, fakeSetController } from './fakeController';

@@ -5,7 +5,7 @@
 // `kubectl describe` and `kubectl get events`, and the real-time clock
 // driver (virtual time follows the wall clock × speed).
 import type { KubeObject } from '@kruise-ts/api';
-import type { SimEvent } from '../events';
+import type { SimEvent } from '@kruise-ts/cluster';
 import type { Simulation } from '../simulation';
 import type { Registry } from './registry';
 

@@ -4,7 +4,7 @@
 // pod's grace period, and orphan propagation (dependents lose the owner reference first). A dry
 // run (query or DeleteOptions body, dryRun.ts) runs all of it but the write.
 import type { KubeObject } from '@kruise-ts/api';
-import type { WriteResult } from '../store';
+import type { WriteResult } from '@kruise-ts/cluster';
 import { type ApiContext, deleteAdmissionContext, getObject, type Reply } from './objects';
 import { badRequest, conflictStatus, notFoundStatus, type StatusObject, status } from './status';
 import {

@@ -1,5 +1,5 @@
 // Stores the Kubernetes events of the simulated scheduler, kubelets and node controller
-// (`Simulation.onKubeEvent`, src/kubeEvents.ts) as core/v1 Events, the way client-go's event
+// (`Simulation.onKubeEvent`, @kruise-ts/cluster's kubeEvents.ts) as core/v1 Events, the way client-go's event
 // recorder does: one Event named `<object>.<hex time>` in the object's namespace, with
 // `involvedObject` (uid and, for a container, `fieldPath: spec.containers{nginx}`), `source`
 // (`kubelet` with the node as host, `default-scheduler`, `node-controller`) and the reporting
@@ -11,7 +11,7 @@
 // Events are queued as the models raise them and written by `flush()`, outside the simulation's
 // settle loop (the server flushes after every clock tick).
 import type { KubeObject } from '@kruise-ts/api';
-import type { KubeEventRecord } from '../kubeEvents';
+import type { KubeEventRecord } from '@kruise-ts/cluster';
 import type { Simulation } from '../simulation';
 
 /** How long a repeat counts as the same Event (client-go's correlator keeps 10 minutes). */

@@ -2,8 +2,8 @@
 // Table output, and the Scale subresource built from the CRD's scale paths.
 // Objects are served at the requested version through conversion.ts.
 import type { KubeObject } from '@kruise-ts/api';
+import type { DeleteAdmissionContext } from '@kruise-ts/cluster';
 import type { FeatureGates } from '@kruise-ts/core';
-import type { DeleteAdmissionContext } from '../admission';
 import type { Simulation } from '../simulation';
 import type { ConversionRunner } from './conversion';
 import { compileFilter, matchesFilter, type ObjectFilter } from './filters';

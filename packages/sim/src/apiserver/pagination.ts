@@ -15,8 +15,7 @@
 // being `<namespace>/<name>` in a list over all namespaces and `<name>` otherwise. `rv: -1` (the
 // token a 410 carries) continues at the latest state.
 import type { KubeObject } from '@kruise-ts/api';
-import { objectKey } from '../keys';
-import type { Store } from '../store';
+import { objectKey, type Store } from '@kruise-ts/cluster';
 import { matchesFilter, type ObjectFilter } from './filters';
 import { type StatusObject, status } from './status';
 import { gkOf, type WatchHub } from './watch';

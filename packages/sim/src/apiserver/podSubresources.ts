@@ -10,7 +10,7 @@
 // before the last restart), `tailLines`, `timestamps` (each line prefixed with its RFC 3339
 // time), `limitBytes`. `follow` answers what there is so far and ends the stream.
 import type { KubeObject } from '@kruise-ts/api';
-import type { SimEvent } from '../events';
+import type { SimEvent } from '@kruise-ts/cluster';
 import type { ApiContext, Reply } from './objects';
 import type { ResourceInfo } from './registry';
 import { notFoundStatus, status } from './status';

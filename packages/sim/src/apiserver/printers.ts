@@ -5,7 +5,7 @@
 // stateful sets and controller revisions are in printersApps.ts, jobs and ingresses in
 // printersMore.ts). Every other kind gets `NAME AGE`.
 import type { KubeObject } from '@kruise-ts/api';
-import { humanDuration } from '../time';
+import { humanDuration } from '@kruise-ts/cluster';
 
 /** A `meta.k8s.io/v1` Table column definition. */
 export interface ColumnDefinition {

@@ -3,7 +3,7 @@
 // DURATION AGE (+ CONTAINERS IMAGES SELECTOR with -o wide); `kubectl get ingress` → NAME CLASS
 // HOSTS ADDRESS PORTS AGE.
 import type { KubeObject } from '@kruise-ts/api';
-import { humanDuration } from '../time';
+import { humanDuration } from '@kruise-ts/cluster';
 import { ageOf, c, nameCol, type Printer, templateWideCells, templateWideColumns } from './printers';
 
 type J = Record<string, any>;

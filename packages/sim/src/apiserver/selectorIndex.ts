@@ -10,8 +10,7 @@
 // `spec.nodeName` and `status.phase`; `kubectl get --field-selector metadata.name=`). Other field
 // paths are filtered without an index.
 import type { KubeObject } from '@kruise-ts/api';
-import { objectKey } from '../keys';
-import type { Change, Store } from '../store';
+import { type Change, objectKey, type Store } from '@kruise-ts/cluster';
 import { fieldValue, matchesFilter, type ObjectFilter } from './filters';
 import { gkOf } from './watch';
 

@@ -5,7 +5,7 @@
 // filters as list. An object that stops (starts) matching a watcher's filter
 // is sent as DELETED (ADDED), as kube-apiserver's cacher does.
 import type { KubeObject } from '@kruise-ts/api';
-import type { Change, Store } from '../store';
+import type { Change, Store } from '@kruise-ts/cluster';
 import { matchesFilter, type ObjectFilter } from './filters';
 
 /** A watch event type. */

@@ -11,8 +11,8 @@
 // version and stored in the storage version; answers are converted back to the
 // request's version; a failed conversion is a 500 Status.
 import type { KubeObject } from '@kruise-ts/api';
+import type { WriteResult } from '@kruise-ts/cluster';
 import type { ObjectRef } from '@kruise-ts/core';
-import type { WriteResult } from '../store';
 import { decodeObjectBody } from './bodies';
 import { toStorage, viewOf } from './conversion';
 import { checkUnknownFields } from './fieldValidation';

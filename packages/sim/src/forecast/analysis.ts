@@ -6,10 +6,10 @@
 // are not ready (new ones that never become ready, or old ones that were not ready to begin
 // with), a PodUnavailableBudget the simulator does not model, or simply no progress.
 import type { KubeObject } from '@kruise-ts/api';
+import { displayName } from '@kruise-ts/cluster';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { type BudgetKind, workloadBudget } from '../invariantBudgets';
 import { sidecarSetMaxUnavailable } from '../invariantSidecarSet';
-import { displayName } from '../keys';
 import type { Simulation } from '../simulation';
 
 /** A pod write of the rollout, for the batches. */

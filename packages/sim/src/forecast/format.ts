@@ -1,8 +1,8 @@
 // A forecast as a person reads it (text), as a program reads it (JSON), and as the answers at the
 // top of the HTML report; and a sweep's percentiles as text. Pure string building.
+import { formatDuration } from '@kruise-ts/cluster';
 import type { ReportAnswer } from '../report/html';
 import { escapeHtml } from '../report/svgParts';
-import { formatDuration } from '../time';
 import type { ForecastResult } from './run';
 import type { SweepRun, SweepSummary } from './sweep';
 

@@ -3,7 +3,7 @@
 // the workload the change is about. Nothing here reads a file or a cluster: the caller hands in
 // parsed documents (the CLI reads the file, or lists the objects with --from-cluster).
 import type { KubeObject } from '@kruise-ts/api';
-import { groupOf } from '../keys';
+import { groupOf } from '@kruise-ts/cluster';
 
 /** The kinds a forecast can roll out. */
 export const FORECAST_KINDS: readonly string[] = [

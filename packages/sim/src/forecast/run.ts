@@ -9,13 +9,12 @@
 // log and the store (analysis.ts). Deterministic: the same state, change, options and seed give
 // the same answer.
 import type { KubeObject } from '@kruise-ts/api';
+import type { Change, NodeConfig } from '@kruise-ts/cluster';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { INVARIANT_NAMES } from '../invariantTypes';
-import type { NodeConfig } from '../nodes';
 import { meetsCondition } from '../scenario/conditions';
 import type { RunResult, StepResult } from '../scenario/run';
 import { Simulation } from '../simulation';
-import type { Change } from '../store';
 import { analyzeForecast, belongs, type ForecastBatch, type ForecastStall, type PodWrite } from './analysis';
 import { applyChange, type ForecastChange } from './change';
 import type { LiveState } from './liveState';

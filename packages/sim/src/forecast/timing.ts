@@ -5,8 +5,7 @@
 // [d × (1 − jitter), d × (1 + jitter)] from the run's seed, so a seed names one possible future and
 // a sweep over seeds (sweep.ts) gives their spread. Failure injection makes the new revision never
 // become ready, or crash-loop, to show where the rollout stops.
-import type { Timings } from '../context';
-import { formatDuration } from '../time';
+import { formatDuration, type Timings } from '@kruise-ts/cluster';
 
 /** The stated timing model of a forecast. */
 export interface ForecastTimings {

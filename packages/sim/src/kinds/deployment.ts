@@ -11,6 +11,9 @@ import {
   canonicalJSON,
   computeHash,
   isPodActive,
+  type KindRef,
+  kindRef,
+  POD,
   type ReconcileResult,
   refOf,
   scaledValueFromIntOrPercent,
@@ -23,7 +26,12 @@ import type {
 } from 'kubernetes-types/apps/v1.js';
 import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { controlledOfKind, ownedOfKind } from './owned';
+import { reconcileOfKind } from './reconcileOfKind';
 import type { ControllerRegistration } from './registration';
+import { REPLICA_SET } from './replicaset';
+
+/** Deployments (`apps/v1`). */
+const DEPLOYMENT: KindRef<Deployment> = kindRef('apps/v1', 'Deployment');
 
 export const POD_TEMPLATE_HASH = 'pod-template-hash';
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
@@ -257,9 +265,9 @@ export function deploymentStatus(
 export const deploymentController: ControllerRegistration = {
   kind: 'Deployment',
   apiVersion: 'apps/v1',
-  reconcile: (store, obj, now) => {
-    const replicaSets = controlledOfKind<ReplicaSet>(store, obj, 'ReplicaSet');
-    const pods = replicaSets.flatMap((rs) => ownedOfKind<Pod>(store, rs, 'Pod'));
-    return reconcileDeployment({ deployment: obj as unknown as Deployment, replicaSets, pods, now });
-  },
+  reconcile: reconcileOfKind(DEPLOYMENT, (store, deployment, now) => {
+    const replicaSets = controlledOfKind(store, deployment, REPLICA_SET);
+    const pods = replicaSets.flatMap((rs) => ownedOfKind(store, rs, POD));
+    return reconcileDeployment({ deployment, replicaSets, pods, now });
+  }),
 };

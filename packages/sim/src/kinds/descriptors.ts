@@ -1,23 +1,27 @@
 // The simulator's one adapter for every controller descriptor of @kruise-ts/registry: the store
 // read through an ObjectReader, the descriptor's reconcile called with the simulation's
 // environment, its `enqueueFor` as the registration's watch and its admission hooks in the
-// chain. This file and the readers below are the only places where the store's untyped objects
-// meet the descriptors' typed ones.
+// chain. The readers below type the store's objects by the kind asked (core's `isKind`), and
+// core's `driverOf` hands them to each descriptor typed, so nothing here casts.
 import { DEFAULT_KRUISE_NAMESPACE, type KubeObject } from '@kruise-ts/api';
 import { cloneSetDescriptor } from '@kruise-ts/cloneset';
+import type { AdmissionChain, AdmissionContext, Store } from '@kruise-ts/cluster';
 import {
   type AdmissionEnv,
   type AnyControllerDescriptor,
   asKind,
+  type DrivenAdmission,
+  type DrivenReconcile,
+  driverOf,
   formatFieldError,
-  isOfKind,
+  isKind,
+  isKubeObject,
   type KindRef,
   type ObjectReader,
+  onlyOfKind,
   POD,
   type ReconcileEnv,
 } from '@kruise-ts/core';
-import type { AdmissionChain, AdmissionContext } from '../admission';
-import type { Store } from '../store';
 import type { ControllerRegistration, ReconcileEnv as SimReconcileEnv } from './registration';
 
 /** The one frozen empty answer of a reader (lists of a kind the store has none of). */
@@ -25,8 +29,8 @@ const NONE: readonly never[] = Object.freeze([]);
 
 /**
  * The store as an ObjectReader. The store holds every object as a KubeObject; a KindRef says
- * which kind is asked for and the store answers only objects of that kind, so the answer is
- * typed as the KindRef's object type here, once for every descriptor.
+ * which kind is asked for, and `isKind` checks each answer is of it, which types it as the
+ * KindRef's object type.
  */
 export class StoreReader implements ObjectReader {
   /**
@@ -39,13 +43,14 @@ export class StoreReader implements ObjectReader {
   constructor(private readonly store: Store) {}
 
   get<T>(ref: KindRef<T>, namespace: string | undefined, name: string): T | undefined {
-    return this.store.get(ref.apiVersion, ref.kind, namespace, name) as T | undefined;
+    const o = this.store.get(ref.apiVersion, ref.kind, namespace, name);
+    return o === undefined ? undefined : asKind(o, ref);
   }
 
   list<T>(ref: KindRef<T>, namespace?: string): readonly T[] {
     // Most watches ask for a kind the scenario has none of: answer without listing.
     if (!this.store.hasKind(ref.apiVersion, ref.kind)) return NONE;
-    return this.store.list(ref.apiVersion, ref.kind, namespace) as unknown as readonly T[];
+    return onlyOfKind(this.store.list(ref.apiVersion, ref.kind, namespace), ref);
   }
 
   ownedBy<T>(ref: KindRef<T>, uid: string): readonly T[] {
@@ -53,12 +58,12 @@ export class StoreReader implements ObjectReader {
     if (this.owned?.uid !== uid) this.owned = { uid, objects: this.store.listOwnedBy(uid) };
     // One pass over the owner index's listing (sorted by key), keeping the kind asked for.
     const owned = this.owned.objects;
-    const out: KubeObject[] = [];
+    const out: T[] = [];
     for (let i = 0; i < owned.length; i++) {
       const o = owned[i];
-      if (isOfKind(o, ref)) out.push(o);
+      if (isKind(o, ref)) out.push(o);
     }
-    return out as unknown as readonly T[];
+    return out;
   }
 }
 
@@ -67,18 +72,21 @@ class AdmissionReader implements ObjectReader {
   constructor(private readonly ctx: Pick<AdmissionContext, 'list' | 'get'>) {}
 
   get<T>(ref: KindRef<T>, namespace: string | undefined, name: string): T | undefined {
-    return this.ctx.get(ref.apiVersion, ref.kind, namespace, name) as T | undefined;
+    const o = this.ctx.get(ref.apiVersion, ref.kind, namespace, name);
+    return o === undefined ? undefined : asKind(o, ref);
   }
 
   list<T>(ref: KindRef<T>, namespace?: string): readonly T[] {
-    return this.ctx.list(ref.apiVersion, ref.kind, namespace) as unknown as readonly T[];
+    return onlyOfKind(this.ctx.list(ref.apiVersion, ref.kind, namespace), ref);
   }
 
   ownedBy<T>(ref: KindRef<T>, uid: string): readonly T[] {
-    const owned = this.ctx
+    return this.ctx
       .list(ref.apiVersion, ref.kind)
-      .filter((o) => o.metadata.ownerReferences?.some((r) => r.uid === uid));
-    return owned as unknown as readonly T[];
+      .filter(
+        (o): o is KubeObject & T =>
+          isKind(o, ref) && o.metadata.ownerReferences?.some((r) => r.uid === uid) === true,
+      );
   }
 }
 
@@ -108,12 +116,14 @@ function admissionEnv<Obj>(ctx: AdmissionContext, old: Obj | undefined): Admissi
   };
 }
 
-/** Registers a descriptor's admission hooks: its kind's defaults and validation, then a pod mutator. */
-function admit(chain: AdmissionChain, d: AnyControllerDescriptor): void {
-  const hooks = d.admission;
+/**
+ * Registers a descriptor's admission hooks (as its driver calls them) for objects of `primary`'s
+ * kind: its defaults and validation, then a pod mutator.
+ */
+function admit(chain: AdmissionChain, primary: KindRef, hooks: DrivenAdmission | undefined): void {
   if (!hooks) return;
   const { default: defaults, validate, mutatePod } = hooks;
-  chain.register(d.primary.apiVersion, d.primary.kind, {
+  chain.register(primary.apiVersion, primary.kind, {
     defaulters: defaults ? [(obj, ctx) => defaults(obj, admissionEnv(ctx, ctx.old))] : [],
     validators: validate ? [(obj, ctx) => validate(obj, admissionEnv(ctx, ctx.old))] : [],
   });
@@ -126,8 +136,12 @@ function admit(chain: AdmissionChain, d: AnyControllerDescriptor): void {
         const r = mutatePod(pod, admissionEnv(ctx, ctx.old ? asKind(ctx.old, POD) : undefined));
         // The webhook refuses the pod: the chain reports a thrown error as a rejection.
         if (r.errors.length > 0) throw new Error(r.errors.map(formatFieldError).join(', '));
-        // The pod is stored as the KubeObject it came in as (unchanged when nothing was injected).
-        return r.pod === pod ? obj : (r.pod as unknown as KubeObject);
+        // The pod is stored as the KubeObject it came in as (unchanged when nothing was injected);
+        // an injected pod keeps the input's kind and metadata, which the check confirms.
+        if (r.pod === pod) return obj;
+        if (!isKubeObject(r.pod))
+          throw new Error('the sidecar injection returned a pod without kind or metadata');
+        return r.pod;
       },
     ],
   });
@@ -140,21 +154,22 @@ function admit(chain: AdmissionChain, d: AnyControllerDescriptor): void {
  * old object), and the admission hooks.
  */
 export function registrationFor(d: AnyControllerDescriptor): ControllerRegistration {
-  const reconcileWith =
-    (cache: unknown): ControllerRegistration['reconcile'] =>
+  const driver = driverOf(d);
+  const inStore =
+    (reconcile: DrivenReconcile): ControllerRegistration['reconcile'] =>
     (store, obj, now, state, env) =>
-      d.reconcile(obj, new StoreReader(store), now, state, reconcileEnv(env), cache);
-  const { enqueueFor, createCache } = d;
+      reconcile(obj, new StoreReader(store), now, state, reconcileEnv(env));
+  const { enqueueFor, makeReconcile } = driver;
   return {
     kind: d.primary.kind,
     apiVersion: d.primary.apiVersion,
     ...(d.logName !== undefined ? { name: d.logName } : {}),
-    reconcile: reconcileWith(undefined),
-    ...(createCache ? { makeReconcile: () => reconcileWith(createCache()) } : {}),
+    reconcile: inStore(driver.reconcile),
+    ...(makeReconcile ? { makeReconcile: () => inStore(makeReconcile()) } : {}),
     ...(enqueueFor
       ? { watches: (change, store) => enqueueFor(change.object, new StoreReader(store), change) }
       : {}),
-    admission: (chain) => admit(chain, d),
+    admission: (chain) => admit(chain, d.primary, driver.admission),
   };
 }
 
@@ -163,5 +178,5 @@ export const cloneSetController: ControllerRegistration = registrationFor(cloneS
 
 /** CloneSet admission (the mutating webhook's defaults, then the validating webhook) into a chain. */
 export function admitCloneSet(chain: AdmissionChain): void {
-  admit(chain, cloneSetDescriptor);
+  admit(chain, cloneSetDescriptor.primary, driverOf(cloneSetDescriptor).admission);
 }

@@ -21,6 +21,8 @@ import {
   DEFAULT_BURST_REPLICAS,
   isPodActive,
   isPodReady,
+  JOB,
+  POD,
   podReadySince,
   REQUEUE_NOW,
   type ReconcileResult,
@@ -30,6 +32,7 @@ import {
 import type { Job, JobCondition, JobSpec, JobStatus } from 'kubernetes-types/batch/v1.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { controlledOfKind } from './owned';
+import { reconcileOfKind } from './reconcileOfKind';
 import type { ControllerRegistration } from './registration';
 import { deleteFirst } from './replicaset';
 
@@ -224,6 +227,7 @@ export function reconcileJob(job: Job, owned: Pod[], now: string): ReconcileResu
 export const jobController: ControllerRegistration = {
   kind: 'Job',
   apiVersion: 'batch/v1',
-  reconcile: (store, obj, now) =>
-    reconcileJob(obj as unknown as Job, controlledOfKind<Pod>(store, obj, 'Pod'), now),
+  reconcile: reconcileOfKind(JOB, (store, job, now) =>
+    reconcileJob(job, controlledOfKind(store, job, POD), now),
+  ),
 };

@@ -6,10 +6,18 @@
 // result is converted back (owner references, targets and events name the apps/v1 object; the
 // status keeps the apps/v1 fields). It exists so UnitedDeployment's StatefulSet subsets get pods.
 import { type KubeObject, type StatefulSet, setDefaultsStatefulSet } from '@kruise-ts/api';
-import type { Action, ReconcileResult } from '@kruise-ts/core';
+import {
+  type Action,
+  CONTROLLER_REVISION,
+  defineController,
+  type KindRef,
+  kindRef,
+  POD,
+  PVC,
+  type ReconcileResult,
+} from '@kruise-ts/core';
 import { reconcileStatefulSet, type StatefulSetControllerState } from '@kruise-ts/statefulset';
-import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
-import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
+import { registrationFor } from './descriptors';
 import type { ControllerRegistration } from './registration';
 
 const ASTS_API_VERSION = 'apps.kruise.io/v1beta1';
@@ -68,6 +76,9 @@ export function toAdvancedStatefulSet(obj: KubeObject): StatefulSet {
             podUpdatePolicy: 'ReCreate',
           },
         };
+  // The spec is the native one's fields picked by name, unchecked: no guard could say it is an
+  // Advanced StatefulSet spec without checking its structure, which the Advanced StatefulSet
+  // reconcile does at its entry (core.md §10.1), refusing a malformed one with field errors.
   const set = {
     ...obj,
     apiVersion: ASTS_API_VERSION,
@@ -127,24 +138,42 @@ export function fromAdvancedResult<State>(
   return { ...result, actions, status: toNativeStatus(result.status) };
 }
 
-/** The apps/v1 StatefulSet controller (an approximation, see the file header). */
-export const nativeStatefulSetController: ControllerRegistration = {
-  kind: 'StatefulSet',
-  apiVersion: 'apps/v1',
-  name: 'StatefulSet(apps/v1)',
-  reconcile: (store, obj, now, state, env) => {
-    const ns = obj.metadata.namespace;
+/** apps/v1 StatefulSets, as the store keeps them (the conversion reads their spec field by field). */
+const NATIVE_STATEFULSET: KindRef<KubeObject> = kindRef('apps/v1', 'StatefulSet');
+
+/**
+ * The apps/v1 StatefulSet controller as a descriptor (an approximation, see the file header):
+ * run through the one adapter of ./descriptors.ts like the Kruise controllers, so the state the
+ * Advanced StatefulSet reconcile keeps comes back typed, without a cast.
+ */
+const nativeStatefulSetDescriptor = defineController<
+  KubeObject,
+  Record<string, unknown>,
+  StatefulSetControllerState
+>({
+  name: 'statefulset(apps/v1)',
+  logName: 'StatefulSet(apps/v1)',
+  primary: NATIVE_STATEFULSET,
+  secondary: [POD, CONTROLLER_REVISION, PVC],
+  readSet: (set) => [set],
+  // The reconcile's input takes mutable arrays, so the reader's answers are copied.
+  reconcile: (set, reader, now, state, env) => {
+    const ns = set.metadata?.namespace;
     const result = reconcileStatefulSet(
       {
-        statefulSet: toAdvancedStatefulSet(obj),
-        pods: store.list('v1', 'Pod', ns) as unknown as Pod[],
-        revisions: store.list('apps/v1', 'ControllerRevision', ns) as unknown as ControllerRevision[],
-        pvcs: store.list('v1', 'PersistentVolumeClaim', ns) as unknown as PersistentVolumeClaim[],
+        statefulSet: toAdvancedStatefulSet(set),
+        pods: [...reader.list(POD, ns)],
+        revisions: [...reader.list(CONTROLLER_REVISION, ns)],
+        pvcs: [...reader.list(PVC, ns)],
         now,
-        ...(state ? { controllerState: state as StatefulSetControllerState } : {}),
+        ...(state ? { controllerState: state } : {}),
       },
       { featureGates: env.featureGates, seed: env.seed, structureCache: env.structureCache },
     );
-    return fromAdvancedResult(result, obj.metadata.name ?? '');
+    return fromAdvancedResult(result, set.metadata?.name ?? '');
   },
-};
+});
+
+/** The apps/v1 StatefulSet controller's registration (logged as `StatefulSet(apps/v1)`). */
+export const nativeStatefulSetController: ControllerRegistration =
+  registrationFor(nativeStatefulSetDescriptor);

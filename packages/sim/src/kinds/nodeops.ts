@@ -1,8 +1,9 @@
 // The node-side controllers' registrations with the simulator (packages/nodeops/README.md
 // "Simulator registration"): each descriptor of @kruise-ts/nodeops through the one adapter of
 // ./descriptors.ts, under the names library users import. The node side (pulls, container
-// restarts) is played by ../nodeSide.ts.
+// restarts) is played by @kruise-ts/cluster's nodeSide.ts.
 
+import type { AdmissionChain } from '@kruise-ts/cluster';
 import {
   advancedCronJobDescriptor,
   containerRecreateRequestDescriptor,
@@ -11,7 +12,6 @@ import {
   nodeImageDescriptor,
   nodeImageFromNodeDescriptor,
 } from '@kruise-ts/nodeops';
-import type { AdmissionChain } from '../admission';
 import { registrationFor } from './descriptors';
 import type { ControllerRegistration } from './registration';
 

@@ -2,9 +2,8 @@
 // store and calls its pure reconcile, what else it watches and its admission hooks. The kinds/*
 // modules each export one; controllers.ts lists them.
 import type { KubeObject, StructureCache } from '@kruise-ts/api';
+import type { AdmissionChain, Change, Store } from '@kruise-ts/cluster';
 import type { FeatureGates, ReconcileResult } from '@kruise-ts/core';
-import type { AdmissionChain } from '../admission';
-import type { Change, Store } from '../store';
 
 /**
  * What a `watches` hook returns when the change concerns none of its objects: one shared, frozen

@@ -14,6 +14,9 @@ import {
   isPodActive,
   isPodAvailable,
   isPodReady,
+  type KindRef,
+  kindRef,
+  POD,
   podReadySince,
   REQUEUE_NOW,
   type ReconcileResult,
@@ -23,7 +26,11 @@ import {
 import type { ReplicaSet, ReplicaSetStatus } from 'kubernetes-types/apps/v1.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { controlledOfKind } from './owned';
+import { reconcileOfKind } from './reconcileOfKind';
 import type { ControllerRegistration } from './registration';
+
+/** ReplicaSets (`apps/v1`). */
+export const REPLICA_SET: KindRef<ReplicaSet> = kindRef('apps/v1', 'ReplicaSet');
 
 /** Pending < Unknown < Running (Kubernetes' `ActivePods` phase order). */
 const PHASE_RANK: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
@@ -152,6 +159,7 @@ export function reconcileReplicaSet(
 export const replicaSetController: ControllerRegistration = {
   kind: 'ReplicaSet',
   apiVersion: 'apps/v1',
-  reconcile: (store, obj, now) =>
-    reconcileReplicaSet(obj as unknown as ReplicaSet, controlledOfKind<Pod>(store, obj, 'Pod'), now),
+  reconcile: reconcileOfKind(REPLICA_SET, (store, rs, now) =>
+    reconcileReplicaSet(rs, controlledOfKind(store, rs, POD), now),
+  ),
 };

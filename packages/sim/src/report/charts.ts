@@ -3,8 +3,7 @@
 // UnitedDeployment the total it must reach, for a DaemonSet the nodes that should run a pod, for a
 // SidecarSet the matched pods) and numbered step markers; below it, when the workload had at most
 // MAX_LANES pods, one lane per pod, ordinal or node (lanes.ts).
-import type { SimEvent } from '../events';
-import { formatDuration } from '../time';
+import { formatDuration, type SimEvent } from '@kruise-ts/cluster';
 import { laneChart } from './lanes';
 import { escapeHtml, groupColor, groupName, legend, markerSvg, placeMarkers, ticks } from './svgParts';
 import type { WorkloadTimeline } from './timeline';

@@ -3,8 +3,7 @@
 // with each record's detail as a sentence instead of JSON, and a text filter over objects, types
 // and details. Long logs drop the kubelet's and scheduler's chatter first, then stop at
 // MAX_EVENT_ROWS rows, saying so.
-import type { SimEvent } from '../events';
-import { formatDuration } from '../time';
+import { formatDuration, type SimEvent } from '@kruise-ts/cluster';
 import { escapeHtml } from './svgParts';
 
 const MAX_EVENT_ROWS = 5000;

@@ -4,8 +4,8 @@
 // given), the summary, a timeline section per workload in the kind's own terms (charts.ts,
 // lanes.ts), the steps, the invariants per kind, and the event table grouped by object
 // (events.ts). Pure string building: the browser playground renders it too.
+import { formatDuration } from '@kruise-ts/cluster';
 import type { RunResult } from '../scenario/run';
-import { formatDuration } from '../time';
 import { workloadSection } from './charts';
 import { EVENT_FILTER_SCRIPT, eventTable } from './events';
 import { formatSummary, type RunSummary, summarize } from './summary';

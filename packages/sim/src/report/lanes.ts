@@ -3,8 +3,7 @@
 // subset or sidecar revision): solid while ready, pale while not ready, grey while terminating.
 // Drawn only for workloads of at most MAX_LANES pods (timeline.ts), lane height shrinking with
 // the count so 200 lanes still fit on a screen or two.
-import type { SimEvent } from '../events';
-import { formatDuration } from '../time';
+import { formatDuration, type SimEvent } from '@kruise-ts/cluster';
 import { escapeHtml, groupColor, groupName, markerSvg, placeMarkers } from './svgParts';
 import type { TimelineLane, WorkloadTimeline } from './timeline';
 

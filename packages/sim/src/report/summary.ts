@@ -2,9 +2,9 @@
 // workload first became fully available) and when, pods created, deleted and
 // updated in place (a SidecarSet's in-place sidecar upgrade included), invariant
 // results with the kinds each was judged on, and step results.
+import { formatDuration } from '@kruise-ts/cluster';
 import type { InvariantName } from '../invariants';
 import type { RunResult } from '../scenario/run';
-import { formatDuration } from '../time';
 
 /** The numbers of a run. */
 export interface RunSummary {

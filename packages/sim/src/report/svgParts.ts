@@ -3,8 +3,7 @@
 // markers whose numbers never overlap (a number that would touch its neighbour moves to the next
 // row of the band above the plot). Pure string building, no DOM and no Node built-ins, so the
 // browser playground renders the same report.
-import type { SimEvent } from '../events';
-import { formatDuration } from '../time';
+import { formatDuration, type SimEvent } from '@kruise-ts/cluster';
 import type { WorkloadTimeline } from './timeline';
 
 /** The colours of groups, in order of first appearance. */

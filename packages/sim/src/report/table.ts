@@ -3,8 +3,8 @@
 // 6, padding 3; the last column unpadded). CloneSet's row is spelled out (cloneSetRow); every
 // other kind's is read from the CRD's columns (kindRow).
 import { crdPresentation, type KubeObject } from '@kruise-ts/api';
+import { humanDuration } from '@kruise-ts/cluster';
 import { evalJsonPath } from '../apiserver/jsonpath';
-import { humanDuration } from '../time';
 
 /** CloneSet's printer columns (priority 0), NAME first. */
 export const CLONESET_COLUMNS = [

@@ -21,11 +21,10 @@ import {
   LABEL_CONTROLLER_REVISION_HASH,
   LABEL_SUBSET_NAME,
 } from '@kruise-ts/api';
+import { type Change, displayName, type Store } from '@kruise-ts/cluster';
 import { matchesLabelSelector } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { cloneSetPodAvailable, sameCountedInputs } from '../invariants';
-import { displayName } from '../keys';
-import type { Change, Store } from '../store';
 
 /** Pods (or nodes, or requests) of one group. */
 export interface RevisionCount {

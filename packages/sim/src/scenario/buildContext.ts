@@ -3,8 +3,8 @@
 // manifests a scenario carries inline or names by file. parse.ts (the document) and steps.ts
 // (each step) both build on it, so neither imports the other's internals.
 import { type ReadManifestsOptions, readManifests } from '@kruise-ts/api';
+import { parseDuration } from '@kruise-ts/cluster';
 import { formatFieldError, validateAnnotationsSize } from '@kruise-ts/core';
-import { parseDuration } from '../time';
 import type { Scenario } from './types';
 
 /** A problem in a scenario file. */

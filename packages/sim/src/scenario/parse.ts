@@ -3,11 +3,10 @@
 // an unknown field, a wrong type, a bad manifest, or a step naming an object no
 // manifest defines all stop here.
 import { type KubeObject, readManifests, readYamlDocuments } from '@kruise-ts/api';
+import type { NodeConfig, Timings } from '@kruise-ts/cluster';
 import { type Document, isMap } from 'yaml';
-import type { Timings } from '../context';
 import type { ScheduledFailure } from '../failures';
 import type { InvariantConfig, InvariantName } from '../invariants';
-import type { NodeConfig } from '../nodes';
 import { defaultNodes } from '../options';
 import {
   type BuildCtx,

@@ -2,13 +2,11 @@
 // the run with the API server's 422 message), then run its steps in order,
 // checking the invariants at every simulation step.
 import type { KubeObject } from '@kruise-ts/api';
+import { displayRef, formatDuration, type LogLevel } from '@kruise-ts/cluster';
 import { matchesSelectorString } from '@kruise-ts/core';
 import type { ControllerRegistry } from '../controllers';
-import type { LogLevel } from '../events';
 import type { InvariantReport } from '../invariants';
-import { displayRef } from '../keys';
 import { Simulation, type SimulationOptions } from '../simulation';
-import { formatDuration } from '../time';
 import { meetsCondition, meetsFields } from './conditions';
 import { type ParseOptions, parseScenario, parseScenarioObject, type ScenarioError } from './parse';
 import type { Scenario, Step } from './types';

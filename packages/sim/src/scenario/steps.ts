@@ -2,8 +2,8 @@
 // be defined by a manifest of the scenario (or an earlier apply step), every
 // node must be in the cluster, selectors must parse.
 import type { KubeObject } from '@kruise-ts/api';
+import { apiVersionOf, isNamespaced } from '@kruise-ts/cluster';
 import { parseSelectorString } from '@kruise-ts/core';
-import { apiVersionOf, isNamespaced } from '../keys';
 import { type BuildCtx, inlineManifests, ms, readFileManifests } from './buildContext';
 import type { Step, StepTarget } from './types';
 

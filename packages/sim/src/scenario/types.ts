@@ -3,11 +3,10 @@
 // steps, invariants) and the manifests a user would `kubectl apply`, applied at
 // time 0 in file order.
 import type { KubeObject } from '@kruise-ts/api';
+import type { NodeConfig, Timings } from '@kruise-ts/cluster';
 import type { FeatureGates } from '@kruise-ts/core';
-import type { Timings } from '../context';
 import type { ScheduledFailure } from '../failures';
 import { INVARIANT_NAMES, type InvariantConfig } from '../invariantTypes';
-import type { NodeConfig } from '../nodes';
 import type { Schema } from './schema';
 
 /** apiVersion of the Scenario document. */

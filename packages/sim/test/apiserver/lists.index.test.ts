@@ -3,10 +3,10 @@
 // timed), follows every write (label changes, rebinding, deletion), and answers exactly what
 // filtering every object answers, for equality, set-based, inequality and mixed selectors.
 import type { KubeObject } from '@kruise-ts/api';
+import { Store } from '@kruise-ts/cluster';
 import { describe, expect, it } from 'vitest';
 import { compileFilter, matchesFilter } from '../../src/apiserver/filters';
 import { SelectorIndex } from '../../src/apiserver/selectorIndex';
-import { Store } from '../../src/store';
 import { call, startTestServer } from './helpers';
 
 const newStore = () =>

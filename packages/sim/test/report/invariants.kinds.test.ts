@@ -3,6 +3,7 @@
 // ordering, SidecarSet maxUnavailable over matched pods, UnitedDeployment subset sums, ImagePullJob
 // parallelism.
 import type { KubeObject } from '@kruise-ts/api';
+import type { Change, Store } from '@kruise-ts/cluster';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { describe, expect, it } from 'vitest';
 import { workloadBudget } from '../../src/invariantBudgets';
@@ -15,7 +16,6 @@ import {
 } from '../../src/invariantSidecarSet';
 import { daemonSurge } from '../../src/invariants';
 import { checkSubsetSums, parseSubsetQuantity } from '../../src/invariantUnitedDeployment';
-import type { Change, Store } from '../../src/store';
 
 const obj = (kind: string, name: string, rest: Record<string, unknown> = {}): KubeObject =>
   ({

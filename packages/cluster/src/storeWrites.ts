@@ -1,20 +1,21 @@
-// The writing half of the simulator's store: create (generated names, uids,
+// The writing half of the cluster's store: create (generated names, uids,
 // resourceVersion, generation 1, creationTimestamp), update and patch through
 // core's applyAction, admission on create/update, generation bumped on spec
 // change, and change notifications. The status and binding subresources are in
 // storeSubresources.ts, deletion and garbage collection in store.ts.
 import { createStructureCache, type KubeObject } from '@kruise-ts/api';
-import type { Action, FeatureGates, ObjectRef } from '@kruise-ts/core';
-import type { AdmissionChain, AdmissionContext } from './admission';
 import {
-  applyAction,
+  type Action,
   applyMergePatch,
-  createApplier,
   createRng,
   deterministicUid,
   extend,
+  type FeatureGates,
   jsonEqual,
-} from './compat';
+  type ObjectRef,
+} from '@kruise-ts/core';
+import { applyAction, createApplier } from '@kruise-ts/core/apply';
+import type { AdmissionChain, AdmissionContext } from './admission';
 import { isNamespaced, keyOf, objectKey, refKey, resourceName } from './keys';
 import { quotaDenial } from './objectQuota';
 import { ObjectIndex } from './storeIndex';
@@ -54,7 +55,7 @@ export interface StoreOptions {
   freeze?: boolean;
 }
 
-const STATUS_KEPT_ON_CREATE = new Set(['Node', 'Event']);
+const STATUS_KEPT_ON_CREATE: ReadonlySet<string> = new Set(['Node', 'Event']);
 
 /**
  * The store. Objects are immutable once stored: every write stores a new object,
@@ -388,7 +389,7 @@ const SERVER_OWNED_META_ORDER = [
   'deletionGracePeriodSeconds',
   'generation',
 ] as const;
-const SERVER_OWNED_META = new Set<string>(SERVER_OWNED_META_ORDER);
+const SERVER_OWNED_META: ReadonlySet<string> = new Set(SERVER_OWNED_META_ORDER);
 
 /**
  * A merge patch the store may apply directly: an object whose `metadata` (if any) is an object

@@ -7,8 +7,8 @@
 // not looked at again until capacity may have freed (`bump`): 100,000 pods beyond capacity cost
 // nothing per step.
 import type { KubeObject } from '@kruise-ts/api';
+import { findMatchingUntoleratedTaint, matchesRequiredNodeAffinity, quantityToNumber } from '@kruise-ts/core';
 import type { Node, Pod, PodCondition, Taint } from 'kubernetes-types/core/v1.js';
-import { findMatchingUntoleratedTaint, matchesRequiredNodeAffinity, quantityValue } from './compat';
 import type { SimContext } from './context';
 import { displayName, objectKey } from './keys';
 import { kubeMessages } from './kubeEvents';
@@ -27,6 +27,17 @@ interface NodeUsage {
   unschedulable: boolean;
   /** Its NoSchedule / NoExecute taints (the ones scheduling honours). */
   taints: Taint[];
+}
+
+/** A Kubernetes quantity as a float (`"500m"` → 0.5, `"1Gi"` → 1073741824), undefined if malformed. */
+function quantityValue(q: unknown): number | undefined {
+  if (typeof q === 'number') return q;
+  if (q === undefined || q === null) return undefined;
+  try {
+    return quantityToNumber(q);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Requests of a pod: sum over containers, at least the largest init container. */

@@ -1,4 +1,4 @@
-// Object identity in the simulator's store: group + kind + namespace + name
+// Object identity in the cluster's store: group + kind + namespace + name
 // (versions are views of one object, as in the API server), and kind scope.
 import { isClusterScopedKind, type KubeObject } from '@kruise-ts/api';
 import type { ObjectRef } from '@kruise-ts/core';
@@ -10,16 +10,9 @@ export function isNamespaced(kind: string): boolean {
 
 /** The API group of an apiVersion (`apps.kruise.io/v1alpha1` → `apps.kruise.io`, `v1` → ``). */
 export function groupOf(apiVersion: string): string {
-  let g = groups.get(apiVersion);
-  if (g === undefined) {
-    const i = apiVersion.indexOf('/');
-    g = i < 0 ? '' : apiVersion.slice(0, i);
-    groups.set(apiVersion, g);
-  }
-  return g;
+  const i = apiVersion.indexOf('/');
+  return i < 0 ? '' : apiVersion.slice(0, i);
 }
-
-const groups = new Map<string, string>();
 
 /** The store key of an object: `group/Kind/namespace/name`. */
 export function keyOf(apiVersion: string, kind: string, namespace: string | undefined, name: string): string {
@@ -36,22 +29,13 @@ export function refKey(ref: ObjectRef): string {
   return keyOf(ref.apiVersion, ref.kind, ref.namespace, ref.name);
 }
 
-/** The kind-level prefix of keys (`group/Kind/`). Memoised: it is looked up on every list. */
+/**
+ * The kind-level prefix of keys (`group/Kind/`): every version of a kind shares it. The store's
+ * index keeps the prefixes it has built (storeIndex.ts), since it looks one up on every list.
+ */
 export function kindPrefix(apiVersion: string, kind: string): string {
-  let byKind = prefixes.get(apiVersion);
-  if (byKind === undefined) {
-    byKind = new Map();
-    prefixes.set(apiVersion, byKind);
-  }
-  let p = byKind.get(kind);
-  if (p === undefined) {
-    p = `${groupOf(apiVersion)}/${kind}/`;
-    byKind.set(kind, p);
-  }
-  return p;
+  return `${groupOf(apiVersion)}/${kind}/`;
 }
-
-const prefixes = new Map<string, Map<string, string>>();
 
 /** `Kind/namespace/name` for logs (`Kind/name` when cluster-scoped). */
 export function displayName(obj: { kind: string; metadata: { namespace?: string; name?: string } }): string {

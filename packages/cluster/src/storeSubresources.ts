@@ -2,8 +2,7 @@
 // write by store key) and the pod `binding` the scheduler posts (nodeName and PodScheduled=True
 // in one write, as the API server does for a Binding).
 import type { KubeObject } from '@kruise-ts/api';
-import type { ObjectRef } from '@kruise-ts/core';
-import { extend, jsonEqual } from './compat';
+import { extend, jsonEqual, type ObjectRef } from '@kruise-ts/core';
 import { refKey } from './keys';
 import { conflict, notFound, type WriteResult } from './storeResults';
 import { StoreWrites } from './storeWrites';

@@ -8,7 +8,7 @@
 // containers but cannot write status until the node recovers.
 import type { KubeObject } from '@kruise-ts/api';
 import type { Container, Node, Pod } from 'kubernetes-types/core/v1.js';
-import type { SimContext, SimPayload } from './context';
+import type { KubeletPayload, SimContext } from './context';
 import { objectKey } from './keys';
 import { type KubeEventRecord, kubeMessages } from './kubeEvents';
 import { NodeSide } from './nodeSide';
@@ -27,6 +27,8 @@ export class Kubelet {
   private pullStarted = new Map<string, number>();
   /** Pod addresses from each node's pod CIDR (podNetwork.ts). */
   private readonly network = new PodNetwork();
+  /** image → its digest (`imageIDOf`), made once per image since every container start reports one. */
+  private readonly imageIDs = new Map<string, string>();
   private containerCounter = 0;
   /** Containers started so far (for the summary). */
   containersStarted = 0;
@@ -118,7 +120,7 @@ export class Kubelet {
   }
 
   /** Handles a kubelet event from the queue. */
-  handle(ev: SimPayload): void {
+  handle(ev: KubeletPayload): void {
     const now = this.ctx.clock.elapsedMs;
     switch (ev.type) {
       case 'imagePulled': {
@@ -390,12 +392,21 @@ export class Kubelet {
     });
   }
 
+  private imageID(image: string): string {
+    let id = this.imageIDs.get(image);
+    if (id === undefined) {
+      id = imageIDOf(image);
+      this.imageIDs.set(image, id);
+    }
+    return id;
+  }
+
   private onStarted(rt: PodRuntime, c: ContainerRuntime, now: number): void {
     if (c.state !== 'starting') return;
     c.state = 'running';
     c.containerID = `containerd://${(++this.containerCounter).toString(16).padStart(64, '0')}`;
     c.runningImage = c.image;
-    c.imageID = imageIDOf(c.image);
+    c.imageID = this.imageID(c.image);
     c.startedAt = this.ctx.clock.now();
     c.ready = false;
     this.containersStarted++;

@@ -1,4 +1,4 @@
-// The simulator's object store: an in-memory API server for what it holds.
+// The cluster's object store: an in-memory API server for what it holds.
 // It applies the action vocabulary of @kruise-ts/core (create, update, patch,
 // updateStatus, delete, event) and adds what an API server adds around it:
 // uids, resourceVersions, generation bumped on spec change, timestamps from the

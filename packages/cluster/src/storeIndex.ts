@@ -12,6 +12,8 @@ export class ObjectIndex {
   private byNode = new Map<string, Set<string>>();
   protected byUid = new Map<string, string>();
   private sortedCache = new Map<string, string[]>();
+  /** apiVersion → kind → `group/Kind/`: looked up on every list and write, built once per pair. */
+  private readonly prefixes = new Map<string, Map<string, string>>();
 
   constructor(private readonly freeze: boolean) {}
 
@@ -38,7 +40,7 @@ export class ObjectIndex {
 
   /** Objects of a kind (any version of its group), sorted by namespace and name. */
   list(apiVersion: string, kind: string, namespace?: string): KubeObject[] {
-    const prefix = kindPrefix(apiVersion, kind);
+    const prefix = this.prefixOf(apiVersion, kind);
     const out = this.resolve(this.sortedKeys(`kind:${prefix}`, this.byKind.get(prefix)));
     return namespace === undefined
       ? out
@@ -47,7 +49,7 @@ export class ObjectIndex {
 
   /** True when at least one object of the kind (any version of its group) is stored; allocates nothing. */
   hasKind(apiVersion: string, kind: string): boolean {
-    return (this.byKind.get(kindPrefix(apiVersion, kind))?.size ?? 0) > 0;
+    return (this.byKind.get(this.prefixOf(apiVersion, kind))?.size ?? 0) > 0;
   }
 
   /** Objects whose ownerReferences name `uid`, sorted by key. */
@@ -74,7 +76,7 @@ export class ObjectIndex {
     if (prev && prev.metadata.ownerReferences === obj.metadata.ownerReferences && prev.spec === obj.spec)
       return obj;
     if (!prev) {
-      const kp = kindPrefix(obj.apiVersion, obj.kind);
+      const kp = this.prefixOf(obj.apiVersion, obj.kind);
       addIndex(this.byKind, kp, key);
       this.sortedCache.delete(`kind:${kp}`);
     }
@@ -95,13 +97,28 @@ export class ObjectIndex {
   protected uncommit(obj: KubeObject): void {
     const key = objectKey(obj);
     this.objects.delete(key);
-    const kp = kindPrefix(obj.apiVersion, obj.kind);
+    const kp = this.prefixOf(obj.apiVersion, obj.kind);
     this.byKind.get(kp)?.delete(key);
     this.sortedCache.delete(`kind:${kp}`);
     for (const u of ownerUids(obj)) this.unindex(this.byOwner, 'owner:', u, key);
     const n = nodeOf(obj);
     if (n) this.unindex(this.byNode, 'node:', n, key);
     if (obj.metadata.uid) this.byUid.delete(obj.metadata.uid);
+  }
+
+  /** {@link kindPrefix}, memoised per index. */
+  private prefixOf(apiVersion: string, kind: string): string {
+    let byKind = this.prefixes.get(apiVersion);
+    if (byKind === undefined) {
+      byKind = new Map();
+      this.prefixes.set(apiVersion, byKind);
+    }
+    let p = byKind.get(kind);
+    if (p === undefined) {
+      p = kindPrefix(apiVersion, kind);
+      byKind.set(kind, p);
+    }
+    return p;
   }
 
   private index(map: Map<string, Set<string>>, prefix: string, id: string, key: string): void {

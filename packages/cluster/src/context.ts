@@ -1,7 +1,7 @@
-// The shared context the simulator's components (kubelet, scheduler, node
-// lifecycle, controller loop) use: store, clock, event queue, seeded
+// The shared context the cluster model's components (kubelet, scheduler, node lifecycle, and
+// the simulator's controller loop and invariants on top) use: store, clock, event queue, seeded
 // randomness, timings and the event log.
-import type { Rng } from './compat';
+import type { Rng } from '@kruise-ts/core';
 import type { SimEvent } from './events';
 import type { KubeEventRecord } from './kubeEvents';
 import type { Store } from './store';
@@ -55,19 +55,23 @@ export const defaultTimings: Timings = {
   podEvictionTimeoutMs: 300_000,
 };
 
-/** Everything scheduled on the event queue. */
-export type SimPayload =
+/** What the kubelet model schedules on the event queue. */
+export type KubeletPayload =
   | { type: 'imagePulled'; node: string; image: string }
   | { type: 'containerStarted'; podUid: string; container: string; token: number }
   | { type: 'containerReady'; podUid: string; container: string; token: number }
   | { type: 'containerCrash'; podUid: string; container: string; token: number }
   | { type: 'containerRestart'; podUid: string; container: string; token: number }
-  | { type: 'podTerminated'; podUid: string; token: number }
-  | { type: 'nodeNotReady'; node: string; token: number }
-  | { type: 'nodeEvict'; node: string; token: number }
-  | { type: 'requeue'; key: string }
-  | { type: 'failure'; index: number }
-  | { type: 'wake' };
+  | { type: 'podTerminated'; podUid: string; token: number };
+
+/** What the node lifecycle model schedules on the event queue. */
+export type NodePayload = { type: 'nodeNotReady' | 'nodeEvict'; node: string; token: number };
+
+/** A timer of the node side (nodeSide.ts): it only brings the clock to its time, where the next settle finds the work due. */
+export type WakePayload = { type: 'wake' };
+
+/** Everything the cluster model schedules on the event queue (a shell adds its own kinds beside). */
+export type ClusterPayload = KubeletPayload | NodePayload | WakePayload;
 
 /** The context components share. */
 export interface SimContext {
@@ -80,7 +84,7 @@ export interface SimContext {
   /** True when the log keeps records of this type (lets per-container chatter skip building them). */
   logs(type: string): boolean;
   /** Schedules a payload `delayMs` from now (rounded up to the time resolution). */
-  schedule(delayMs: number, payload: SimPayload): void;
+  schedule(delayMs: number, payload: ClusterPayload): void;
   /** A duration with the scenario's jitter applied (seeded). */
   jittered(ms: number): number;
   /** True when the node is failed (its kubelet cannot reach the API server). */

@@ -2,8 +2,9 @@
 // computed from: phase, Initialized / ContainersReady / Ready (readiness gates
 // included), container statuses with image, imageID, restart count and state,
 // and the image digests the model makes up.
+
+import { extend } from '@kruise-ts/core';
 import type { Pod, PodCondition, PodStatus } from 'kubernetes-types/core/v1.js';
-import { extend } from './compat';
 import { fnvHex } from './hashing';
 
 /** A container's runtime state. */
@@ -50,19 +51,11 @@ export interface PodRuntime {
   label?: string;
 }
 
-/** The image digest the model reports: deterministic from the image name. */
+/**
+ * The image digest the model reports: deterministic from the image name (the kubelet keeps the
+ * digests it has made, one per image, in its own table).
+ */
 export function imageIDOf(image: string): string {
-  let id = imageIDs.get(image);
-  if (id === undefined) {
-    id = computeImageID(image);
-    imageIDs.set(image, id);
-  }
-  return id;
-}
-
-const imageIDs = new Map<string, string>();
-
-function computeImageID(image: string): string {
   const ref = image.includes('/') ? image : `docker.io/library/${image}`;
   const repo = ref.replace(/[:@].*$/, '');
   return `${repo}@sha256:${fnvHex(image, 64)}`;

@@ -18,11 +18,23 @@ export function eventRecord(a: Extract<Action, { verb: 'event' }>, source: strin
   };
 }
 
-/** The record of a store action and its result: `Create`, `Patch`, ... or `ActionFailed`. */
+/**
+ * The `{reason}` details an event log shares between its records, one frozen object per reason:
+ * a 10k-pod rollout logs ~60k actions with a handful of reasons, and the log keeps every record.
+ * The cluster owns one; it stops adding reasons at 1024 (a caller's reasons are free text).
+ */
+export type ReasonDetails = Map<string, Readonly<Record<string, unknown>>>;
+
+/**
+ * The record of a store action and its result: `Create`, `Patch`, ... or `ActionFailed`. With
+ * `details`, records of one reason share a frozen `{reason}` object; without, each has its own
+ * (the same text in the log).
+ */
 export function actionRecord(
   a: Exclude<Action, { verb: 'event' }>,
   res: WriteResult,
   source: string,
+  details?: ReasonDetails,
 ): RecordInput {
   const object =
     a.verb === 'create' || a.verb === 'update'
@@ -31,7 +43,12 @@ export function actionRecord(
         : displayName(a.object)
       : displayRef(a.target);
   if (res.ok)
-    return { type: VERB_RECORD_TYPES[a.verb] ?? a.verb, object, source, detail: reasonDetail(a.reason) };
+    return {
+      type: VERB_RECORD_TYPES[a.verb] ?? a.verb,
+      object,
+      source,
+      detail: reasonDetail(a.reason, details),
+    };
   return {
     type: 'ActionFailed',
     object,
@@ -40,21 +57,20 @@ export function actionRecord(
   };
 }
 
-/**
- * The `{reason}` detail of an action's log record, one frozen object per reason: a 10k-pod rollout
- * logs ~60k actions with a handful of reasons, and the log keeps every record.
- */
-function reasonDetail(reason: string | undefined): Record<string, unknown> {
+/** The `{reason}` detail of an action's log record, from `details` when given. */
+function reasonDetail(
+  reason: string | undefined,
+  details: ReasonDetails | undefined,
+): Record<string, unknown> {
+  if (details === undefined) return { reason };
   const k = reason ?? '';
-  let d = reasonDetails.get(k);
+  let d = details.get(k);
   if (d === undefined) {
     d = Object.freeze({ reason });
-    if (reasonDetails.size < 1024) reasonDetails.set(k, d);
+    if (details.size < 1024) details.set(k, d);
   }
   return d;
 }
-
-const reasonDetails = new Map<string, Record<string, unknown>>();
 
 /** The log record type of each action verb (`patch` → `Patch`). */
 const VERB_RECORD_TYPES: Record<string, string> = {

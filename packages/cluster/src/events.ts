@@ -1,6 +1,6 @@
-// The simulator's event log: a list of plain JSON records (time, type, object,
-// detail). `--json` prints it as JSON lines; the same scenario and seed give a
-// byte-identical log. It is bounded by default: it keeps the most recent records (listeners
+// The cluster's event log (the one `kruise-ts simulate` prints): a list of plain JSON records
+// (time, type, object, detail). `--json` prints it as JSON lines; the same scenario and seed give
+// a byte-identical log. It is bounded by default: it keeps the most recent records (listeners
 // still see every one as it comes), so a long or large run does not hold its whole history.
 
 /** One record of the event log. Key order is fixed so the JSON is byte-stable. */
@@ -23,7 +23,12 @@ export interface SimEvent {
 export type LogLevel = 'all' | 'summary';
 
 /** Kubelet record types dropped at log level `summary`. */
-const CHATTY = new Set(['ImagePulling', 'ImagePulled', 'ContainerStarted', 'ContainerReady']);
+const CHATTY: ReadonlySet<string> = new Set([
+  'ImagePulling',
+  'ImagePulled',
+  'ContainerStarted',
+  'ContainerReady',
+]);
 
 /**
  * Records kept by default: the most recent 10 000 (a few MB; a 10k-pod rollout writes about

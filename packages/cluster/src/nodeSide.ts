@@ -1,4 +1,4 @@
-// The kruise-daemon side of every node, played by the simulator next to the kubelet model:
+// The kruise-daemon side of every node, played next to the kubelet model:
 // - NodeImage pulls (docs/reference/daemon.md §7.3–7.5): each spec tag without a status of the same
 //   version is reported `Pulling` (startTime now), pulled through the kubelet's per-node image
 //   cache (sharing a running pull; the scenario's image pull time), then `Succeeded` with
@@ -21,7 +21,7 @@ import {
   LABEL_CRR_POD_UID,
   type NodeImage,
 } from '@kruise-ts/api';
-import { jsonEqual } from './compat';
+import { jsonEqual } from '@kruise-ts/core';
 import type { SimContext } from './context';
 import { fnvHex } from './hashing';
 import type { ContainerRuntime, PodRuntime } from './podStatus';

@@ -7,7 +7,7 @@
 // Terminating until the node comes back and its kubelet confirms termination.
 import type { KubeObject } from '@kruise-ts/api';
 import type { Node, NodeCondition, Pod, Taint } from 'kubernetes-types/core/v1.js';
-import type { SimContext } from './context';
+import type { NodePayload, SimContext } from './context';
 import { displayName } from './keys';
 import { kubeMessages } from './kubeEvents';
 import type { Kubelet } from './kubelet';
@@ -162,7 +162,7 @@ export class NodeLifecycle {
   }
 
   /** Handles the node monitor and eviction timers. */
-  handle(ev: { type: 'nodeNotReady' | 'nodeEvict'; node: string; token: number }): void {
+  handle(ev: NodePayload): void {
     if (this.failed.get(ev.node) !== ev.token) return;
     const store = this.ctx.store;
     const node = store.get('v1', 'Node', undefined, ev.node) as (KubeObject & Node) | undefined;

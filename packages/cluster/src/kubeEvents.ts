@@ -2,7 +2,7 @@
 // words of kube-scheduler 1.32 and the kubelet 1.32 (`Scheduled`, `FailedScheduling`, `Pulling`,
 // `Pulled`, `Created`, `Started`, `Killing`, `BackOff`, `NodeNotReady`). They are not records of
 // the simulator's event log (which stays as it is, so reports and recorded runs do not change);
-// the models hand them to `Simulation.onKubeEvent` listeners, and `kruise-ts serve` stores them as
+// the models hand them to the context's `kubeEvent` hook (`Simulation.onKubeEvent` listeners), and `kruise-ts serve` stores them as
 // core/v1 Events so `kubectl describe` and `kubectl get events` tell what happened to a pod.
 
 /** One event as a component records it. */

@@ -1,5 +1,7 @@
-// Time helpers of the simulator: the virtual clock, scenario durations ("1m30s",
-// "500ms", plain numbers = seconds) and kubectl's human-readable AGE format.
+// Time helpers of the cluster model: the virtual clock, scenario durations ("1m30s",
+// "500ms", plain numbers = seconds) and kubectl's human-readable AGE format. Timestamps are
+// formatted by core's toRFC3339, as everywhere else.
+import { toRFC3339 } from '@kruise-ts/core';
 
 /** Default start of simulated time: 2024-01-01T00:00:00Z. */
 export const DEFAULT_START_TIME = '2024-01-01T00:00:00Z';
@@ -54,9 +56,9 @@ export class VirtualClock {
   }
 }
 
-/** RFC 3339 at second precision in UTC: `2024-01-01T00:00:00Z`. */
+/** Epoch milliseconds as RFC 3339 at second precision in UTC: `2024-01-01T00:00:00Z`. */
 export function rfc3339(epochMs: number): string {
-  return `${new Date(Math.floor(epochMs / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+  return toRFC3339(new Date(epochMs));
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
