@@ -8,7 +8,6 @@ import {
   setDefaultsCloneSet,
 } from '@kruise-ts/api';
 import {
-  type Action,
   applyFeatureGateDependencies,
   Burst,
   freezeFeatureGates,
@@ -17,6 +16,7 @@ import {
   type ObjectRef,
   parseTime,
   REQUEUE_NOW,
+  ReconcileRecorder,
   type ReconcileResult,
   resolveBurstReplicas,
   resolveFeatureGates,
@@ -132,31 +132,20 @@ function reconcileDistinct(
   const csRef = cloneSetRef(original);
   const previousStatus = original.status ?? emptyStatus();
   const nowDate = parseTime(input.now);
-  if (nowDate === null) {
-    return {
-      actions: [],
-      status: previousStatus,
-      errors: [invalid('now', input.now, 'must be an RFC 3339 time')],
-    };
-  }
+  const rec = new ReconcileRecorder<CloneSetCondition>(csRef);
+  if (nowDate === null)
+    return rec.result(previousStatus, { errors: [invalid('now', input.now, 'must be an RFC 3339 time')] });
   const cs = setDefaultsCloneSet(original, {
     featureGates: { TemplateNoDefaults: gates.TemplateNoDefaults },
   });
   const errors = validateCloneSet(cs, undefined, { featureGates: gates });
   if (errors.length > 0) {
     const message = errors.map((e) => `${e.field}: ${e.detail}`).join('; ');
-    return {
-      actions: [
-        { verb: 'event', involvedObject: csRef, type: 'Warning', reason: Reasons.FailedValidation, message },
-      ],
-      status: previousStatus,
-      errors,
-    };
+    return rec.event('Warning', Reasons.FailedValidation, message).result(previousStatus, { errors });
   }
   const nowStr = toRFC3339(nowDate);
   const nowMs = nowDate.getTime();
   const ns = cs.metadata?.namespace ?? '';
-  const actions: Action[] = [];
 
   // §1 steps 4–7
   const cache = options.cache ?? createCloneSetCache();
@@ -164,15 +153,15 @@ function reconcileDistinct(
   let pvcs = (input.pvcs ?? []).filter((p) => isOwnedBy(p, cs) && !p.metadata?.deletionTimestamp);
   if (cs.spec.scaleStrategy?.disablePVCReuse) {
     const r = cleanupPVCs(cs, pvcs, [...listed.active, ...listed.released], listed.inactive);
-    actions.push(...r.actions);
+    rec.act(...r.actions);
     pvcs = r.pvcs;
   }
-  actions.push(...listed.releaseActions);
+  rec.act(...listed.releaseActions);
 
   // §1 step 8
   const owned = (input.revisions ?? []).filter((r) => isOwnedBy(r, cs));
   const plan = planRevisions(cs, owned);
-  actions.push(...plan.actions);
+  rec.act(...plan.actions);
 
   const namesIn = (objs: readonly { metadata?: { name?: string; namespace?: string } }[]) => {
     let set: Set<string> | undefined;
@@ -194,7 +183,6 @@ function reconcileDistinct(
 
   const state: SyncState = {
     cs,
-    csRef,
     pods: listed.active,
     facts,
     pvcs,
@@ -213,8 +201,7 @@ function reconcileDistinct(
     nowStr,
     seed: options.seed ?? 0,
     burst: new Burst(resolveBurstReplicas(options.burstReplicas)),
-    actions,
-    conditions: [],
+    rec,
     cache,
     inPlaceUpdateOptions: inPlaceUpdateOptionsFor({ cs, gates, now: nowStr, cache: cache.inPlace }),
   };
@@ -222,11 +209,10 @@ function reconcileDistinct(
   // §1 step 12
   if (!cs.metadata?.deletionTimestamp) {
     const scale = scaleCloneSet(state);
-    if (scale.error !== undefined) state.conditions.push(failedCondition('FailedScale', scale.error, nowStr));
+    if (scale.error !== undefined) rec.setCondition(failedCondition('FailedScale', scale.error, nowStr));
     if (!scale.modified) {
       const update = updateCloneSet(state);
-      if (update.error !== undefined)
-        state.conditions.push(failedCondition('FailedUpdate', update.error, nowStr));
+      if (update.error !== undefined) rec.setCondition(failedCondition('FailedUpdate', update.error, nowStr));
     }
   }
 
@@ -236,11 +222,11 @@ function reconcileDistinct(
     currentRevision: plan.currentRevision.metadata?.name ?? '',
     collisionCount: plan.collisionCount,
     nowMs,
-    conditions: state.conditions,
+    conditions: rec.conditions,
     facts,
   });
   if (statusNeedsWrite(original.status, status)) {
-    actions.push({ verb: 'updateStatus', target: csRef, status, reason: Reasons.UpdateStatus });
+    rec.act({ verb: 'updateStatus', target: csRef, status, reason: Reasons.UpdateStatus });
   }
 
   // §1 step 14
@@ -249,7 +235,7 @@ function reconcileDistinct(
     const present = new Set(listed.active.map((p) => p.metadata?.name ?? ''));
     const kept = podsToDelete.filter((n) => present.has(n));
     if (kept.length !== podsToDelete.length) {
-      actions.push({
+      rec.act({
         verb: 'patch',
         target: csRef,
         patchType: 'merge',
@@ -260,7 +246,7 @@ function reconcileDistinct(
   }
 
   // §1 step 15
-  actions.push(
+  rec.act(
     ...truncateHistory(
       cs,
       plan.revisions,
@@ -275,11 +261,9 @@ function reconcileDistinct(
   if (minReadySeconds > 0 && status.availableReplicas !== status.readyReplicas)
     requeue(state, minReadySeconds);
 
-  const result: ReconcileResult<CloneSetStatus, CloneSetControllerState> = { actions, status, errors: [] };
-  if (state.requeueAfterSeconds !== undefined) result.requeueAfterSeconds = state.requeueAfterSeconds;
   // The burst stopped a create or delete: the rest is the next reconcile's, at once.
-  if (state.burst.limited) result.requeueAfterSeconds = REQUEUE_NOW;
-  return result;
+  if (state.burst.limited) rec.requeueAfter(REQUEUE_NOW);
+  return rec.result(status);
 }
 
 function failedCondition(

@@ -5,7 +5,7 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import { classifyFacts, diffsFromCounts } from './diffs';
 import { choosePodsToDelete, deletePods, filterByDeleteReadyLimit, managePreparingDelete } from './scaleDown';
 import { createPods } from './scaleUp';
-import { emitEvent, type SyncState } from './sync';
+import type { SyncState } from './sync';
 import { type CloneSetDiffs, Reasons } from './types';
 
 /** The outcome of the Scale step. */
@@ -79,8 +79,7 @@ export function scaleCloneSet(state: SyncState): ScaleResult {
 
   if (diffs.scaleUpNum > 0) {
     if (diffs.scaleUpNum > diffs.scaleUpLimit) {
-      emitEvent(
-        state,
+      state.rec.event(
         'Normal',
         'ScaleUpLimited',
         `scaleUp is limited because of scaleStrategy.maxUnavailable, limit: ${diffs.scaleUpLimit}`,

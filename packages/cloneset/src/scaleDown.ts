@@ -6,7 +6,7 @@ import { isHooked, pickPodsForScaleIn, setPodLifecycleState } from '@kruise-ts/c
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { instanceIdOf } from './ownership';
 import { coreRef, podPatchAction } from './podPatch';
-import { emitEvent, type SyncState } from './sync';
+import type { SyncState } from './sync';
 import { type CloneSetDiffs, Reasons } from './types';
 
 /**
@@ -34,7 +34,7 @@ export function managePreparingDelete(
     const next = setPodLifecycleState(pod, LifecycleStates.PreparingNormal, state.nowStr, false);
     const action = podPatchAction(pod, next, Reasons.CancelPreparingDelete);
     if (action) {
-      state.actions.push(action);
+      state.rec.act(action);
       modified = true;
     }
     diff--;
@@ -66,19 +66,19 @@ export function deletePods(state: SyncState, pods: readonly Pod[], reason: strin
       );
       const action = podPatchAction(pod, next, Reasons.PreparingDelete);
       if (action) {
-        state.actions.push(action);
+        state.rec.act(action);
         modified = true;
       }
       continue;
     }
     if (!state.burst.take()) continue;
-    state.actions.push({
+    state.rec.act({
       verb: 'delete',
       target: coreRef(pod, 'Pod'),
       reason,
       ...(pod.metadata?.uid ? { preconditions: { uid: pod.metadata.uid } } : {}),
     });
-    emitEvent(state, 'Normal', 'SuccessfulDelete', `succeed to delete pod ${pod.metadata?.name ?? ''}`);
+    state.rec.event('Normal', 'SuccessfulDelete', `succeed to delete pod ${pod.metadata?.name ?? ''}`);
     modified = true;
     const id = instanceIdOf(pod);
     if (id === undefined) continue;
@@ -93,7 +93,7 @@ export function deletePods(state: SyncState, pods: readonly Pod[], reason: strin
       }
     }
     for (const pvc of pvcsById.get(id) ?? []) {
-      state.actions.push({
+      state.rec.act({
         verb: 'delete',
         target: coreRef(pvc, 'PersistentVolumeClaim'),
         reason,

@@ -15,7 +15,7 @@ import { createRng, extend, fnv32a, mix32 } from '@kruise-ts/core';
 import type { PersistentVolumeClaim, Pod, PodTemplateSpec, Volume } from 'kubernetes-types/core/v1.js';
 import { controllerRefOf, instanceIdOf } from './ownership';
 import { shortHashOf } from './predicates';
-import { emitEvent, type SyncState } from './sync';
+import type { SyncState } from './sync';
 import { Reasons } from './types';
 
 /** Length of a generated instance id (`rand.String(5)`). */
@@ -172,11 +172,10 @@ export function createPods(
     const { pod, pvcs } = newPod(state, template, rev.metadata?.name ?? '', ids[i]);
     for (const pvc of pvcs) {
       if (state.usedPvcNames().has(pvc.metadata?.name ?? '')) continue;
-      state.actions.push({ verb: 'create', object: pvc as unknown as KubeObject, reason: Reasons.ScaleUp });
+      state.rec.act({ verb: 'create', object: pvc as unknown as KubeObject, reason: Reasons.ScaleUp });
     }
-    state.actions.push({ verb: 'create', object: pod as unknown as KubeObject, reason: Reasons.ScaleUp });
-    emitEvent(
-      state,
+    state.rec.act({ verb: 'create', object: pod as unknown as KubeObject, reason: Reasons.ScaleUp });
+    state.rec.event(
       'Normal',
       'SuccessfulCreate',
       `succeed to create pod ${pod.metadata?.name ?? `${csName}-`}`,

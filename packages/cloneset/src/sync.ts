@@ -1,8 +1,8 @@
 // The state one Sync (docs/reference/cloneset.md §1 step 12) works on, shared by the Scale and
-// Update steps: the defaulted CloneSet, its pods/PVCs/revisions, gates, time, and the
-// action accumulator with the shortest requeue request.
+// Update steps: the defaulted CloneSet, its pods/PVCs/revisions, gates, time, and the reconcile's
+// recorder (core's ReconcileRecorder: actions, events, the shortest requeue, conditions).
 import type { CloneSet, CloneSetCondition } from '@kruise-ts/api';
-import type { Action, Burst, FeatureGates, InPlaceUpdateOptions, ObjectRef } from '@kruise-ts/core';
+import type { Burst, FeatureGates, InPlaceUpdateOptions, ReconcileRecorder } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Node, PersistentVolumeClaim, Pod, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import type { CloneSetCache } from './cache';
@@ -13,7 +13,6 @@ import type { ResolvedParams } from './params';
 export interface SyncState {
   /** The defaulted CloneSet. */
   cs: CloneSet;
-  csRef: ObjectRef;
   /** The active owned pods ("the pods", §1 step 4), in input order. */
   pods: Pod[];
   /** The §4 facts of each pod (same order as `pods`), computed once. */
@@ -39,29 +38,23 @@ export interface SyncState {
   seed: number;
   /** The pods this reconcile may still create or delete (`options.burstReplicas`, default 500). */
   burst: Burst;
-  actions: Action[];
-  /** The shortest requeue asked for so far (seconds). */
-  requeueAfterSeconds?: number;
-  conditions: CloneSetCondition[];
+  /**
+   * Where Scale and Update write: the actions and events (on the CloneSet, the recorder's
+   * `involvedObject`) in the order issued, the shortest requeue asked for, and the FailedScale /
+   * FailedUpdate conditions.
+   */
+  rec: ReconcileRecorder<CloneSetCondition>;
   /** What reconciles remember (`options.cache`, or a fresh one for this reconcile alone). */
   cache: CloneSetCache;
   /** The options of every in-place update of this reconcile (update.ts `inPlaceUpdateOptionsFor`). */
   inPlaceUpdateOptions: InPlaceUpdateOptions;
 }
 
-/** Records a requeue request; the shortest wins (§1 step 16). */
+/**
+ * Records a rule's wait of `seconds` (the shortest wins, §1 step 16). A wait of 0 or less (or
+ * none at all) means the rule has nothing left to wait for, so it asks for no requeue; only the
+ * burst asks for an immediate one (reconcile.ts).
+ */
 export function requeue(state: SyncState, seconds: number): void {
-  if (!(seconds > 0)) return;
-  if (state.requeueAfterSeconds === undefined || seconds < state.requeueAfterSeconds)
-    state.requeueAfterSeconds = seconds;
-}
-
-/** Emits an event on the CloneSet. */
-export function emitEvent(
-  state: SyncState,
-  type: 'Normal' | 'Warning',
-  reason: string,
-  message: string,
-): void {
-  state.actions.push({ verb: 'event', involvedObject: state.csRef, type, reason, message });
+  if (seconds > 0) state.rec.requeueAfter(seconds);
 }

@@ -34,7 +34,7 @@ import { lazyUpdateOrder, sortIndexesForUpdate } from './order';
 import { podPatchAction } from './podPatch';
 import { hashEquals, podLifecycleState, shortHashOf } from './predicates';
 import { diffsFor } from './scale';
-import { emitEvent, requeue, type SyncState } from './sync';
+import { requeue, type SyncState } from './sync';
 import { Reasons } from './types';
 
 /** The outcome of the Update step. */
@@ -216,8 +216,7 @@ export function updatePod(state: SyncState, pod: Pod, target: ControllerRevision
       if (res.pod) pushPatch(state, pod, res.pod, Reasons.InPlaceUpdate, res.changes);
       if (res.error !== undefined) return { error: res.error };
       if (res.inPlaceUpdate) {
-        emitEvent(
-          state,
+        state.rec.event(
           'Normal',
           'SuccessfulUpdatePodInPlace',
           `successfully update pod ${name} in-place(revision ${targetName})`,
@@ -236,8 +235,7 @@ export function updatePod(state: SyncState, pod: Pod, target: ControllerRevision
       metadata: { ...pod.metadata, labels: { ...labels, [LABEL_SPECIFIED_DELETE]: 'true' } },
     };
     pushPatch(state, pod, next, Reasons.RecreateUpdate);
-    emitEvent(
-      state,
+    state.rec.event(
       'Normal',
       'SuccessfulUpdatePodReCreate',
       `successfully update pod ${name} by recreating(revision ${targetName})`,
@@ -295,7 +293,7 @@ function canUpdateInPlace(
 
 function pushPatch(state: SyncState, prev: Pod, next: Pod, reason: string, changes?: PodChangeHint): void {
   const action = podPatchAction(prev, next, reason, changes);
-  if (action) state.actions.push(action);
+  if (action) state.rec.act(action);
 }
 
 /**
@@ -312,7 +310,7 @@ export function updateCloneSet(state: SyncState): UpdateResult {
     if (r.delaySeconds !== undefined) requeue(state, r.delaySeconds);
     const action = podPatchAction(state.pods[i], r.pod, Reasons.LifecycleTransition, r.changes);
     if (action) {
-      state.actions.push(action);
+      state.rec.act(action);
       patched = true;
     }
   }

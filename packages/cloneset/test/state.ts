@@ -5,6 +5,7 @@ import {
   Burst,
   DEFAULT_BURST_REPLICAS,
   type FeatureGates,
+  ReconcileRecorder,
   resolveFeatureGates,
   toRFC3339,
 } from '@kruise-ts/core';
@@ -53,7 +54,6 @@ export function makeState(opts: {
   const pvcNames = new Set((opts.pvcs ?? []).map((p) => p.metadata?.name ?? ''));
   return {
     cs,
-    csRef: cloneSetRef(cs),
     pods: opts.pods,
     facts: computePodFacts(opts.pods, {
       updateRevision: opts.updateRevision.metadata!.name!,
@@ -78,8 +78,7 @@ export function makeState(opts: {
     seed: opts.seed ?? 0,
     burst: new Burst(DEFAULT_BURST_REPLICAS),
     cache,
-    actions: [],
-    conditions: [],
+    rec: new ReconcileRecorder(cloneSetRef(cs)),
     inPlaceUpdateOptions: inPlaceUpdateOptionsFor({
       cs,
       gates,

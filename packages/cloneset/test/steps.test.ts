@@ -53,7 +53,7 @@ describe('upstream scale.json', () => {
           updateRevision: revision(c.updateRevision),
         });
         const res = scaleCloneSet(state);
-        const deleted = state.actions.filter((a) => a.verb === 'delete').map((a: any) => a.target.name);
+        const deleted = state.rec.actions.filter((a) => a.verb === 'delete').map((a: any) => a.target.name);
         expect(pods.length - deleted.length).toBe(c.expected.activePodsAfter);
         expect(res.modified).toBe(c.expected.modified);
         expect(deleted).toEqual(c.derivedNotAsserted.deletedPods);
@@ -75,7 +75,7 @@ describe('upstream scale.json', () => {
         expect(deletePods(state, pods, 'ScaleDown')).toBe(c.expected.modified);
         const objects = applyActions(
           [...(pods as unknown as KubeObject[]), ...(pvcs as unknown as KubeObject[])],
-          state.actions.filter((a) => a.verb !== 'event'),
+          state.rec.actions.filter((a) => a.verb !== 'event'),
           NOW,
         );
         expect(objects.filter((o) => o.kind === 'Pod').length).toBe(c.expected.podsRemaining);
@@ -156,7 +156,7 @@ describe('upstream update_pod_mutations.json (one Update pass)', () => {
     expect(res.error).toBeUndefined();
     const after = applyActions(
       pods as unknown as KubeObject[],
-      state.actions.filter((a) => a.verb !== 'event'),
+      state.rec.actions.filter((a) => a.verb !== 'event'),
       c.now,
     );
     c.expected.pods.forEach((exp: any, i: number) => {
@@ -186,7 +186,7 @@ describe('upstream update_pod_mutations.json (one Update pass)', () => {
       );
     });
     if (c.derivedNotAsserted?.requeueAfterSeconds !== undefined) {
-      expect(state.requeueAfterSeconds).toBe(c.derivedNotAsserted.requeueAfterSeconds);
+      expect(state.rec.requeueAfterSeconds).toBe(c.derivedNotAsserted.requeueAfterSeconds);
     }
   });
 });

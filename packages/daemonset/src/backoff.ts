@@ -2,7 +2,7 @@
 // instead of controller memory: per key `<ds uid>/<observedGeneration>/<node>` a window that
 // starts at 1 s and doubles on every deletion of a failed pod, up to 15 min.
 import { FAILED_POD_BACKOFF_INITIAL_SECONDS, FAILED_POD_BACKOFF_MAX_SECONDS } from './constants';
-import { toEpochSeconds } from './coreShim';
+import { toEpochSeconds } from './time';
 import type { DaemonSet } from './types';
 
 /** One back-off window. */

@@ -1,9 +1,9 @@
 // The numbers of a rolling-update round and of pod creation: surge/unavailable budgets
 // (docs/reference/daemonset.md §7.1), the eligible nodes and their order (§7.2), partition-limited
 // creation (§5.4) and the per-sync burst (§5.6).
+import { labelSelectorMatcher, scaledValueFromIntOrPercent } from '@kruise-ts/core';
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { DEFAULT_BURST_REPLICAS } from './constants';
-import { labelSelectorMatcher, scaledValueFromIntOrPercent } from './coreShim';
 import type { NodeToPods } from './nodePods';
 import { isDeleting, isPodUpdated, isPreDeleting } from './predicates';
 import type { DaemonSet } from './types';
@@ -106,8 +106,7 @@ export function filterDaemonPodsNodeToUpdate(
   const ru = ds.spec.updateStrategy?.rollingUpdate;
   const partition = ru?.partition ?? 0;
   const selects = ru?.selector ? labelSelectorMatcher(ru.selector) : undefined;
-  // the default sort compares UTF-16 code units, as byteCompare does, without a call per comparison
-  const names = [...nodeToPods.keys()].filter((n) => nodesByName.has(n)).sort();
+  const names = inByteOrder([...nodeToPods.keys()].filter((n) => nodesByName.has(n)));
   const updated: string[] = [];
   const updating: string[] = [];
   const rest: string[] = [];
@@ -135,6 +134,15 @@ export function byteCompare(a: string, b: string): number {
 }
 
 /**
+ * Sorts node names in place in {@link byteCompare}'s order (§5.4, §7.2) and returns them.
+ * That order compares UTF-16 code units, which is what Array.prototype.sort does for strings
+ * when given no comparator, so none is given.
+ */
+function inByteOrder(names: string[]): string[] {
+  return names.sort();
+}
+
+/**
  * §5.4 `GetNodesNeedingPods`: the nodes that get a pod in this sync, sorted byte-wise.
  * With partition `p > 0` and the progressive annotation only
  * `maxCreate = min(max(desire − newPods − clamp(p, 0, desire), 0), |list|)` are kept.
@@ -149,7 +157,7 @@ export function getNodesNeedingPods(
   progressive: boolean,
   nodesNeedingPods: readonly string[],
 ): string[] {
-  const sorted = [...nodesNeedingPods].sort(byteCompare);
+  const sorted = inByteOrder([...nodesNeedingPods]);
   if (!progressive || partition === 0) return sorted;
   const p = Math.min(Math.max(partition, 0), desire);
   const maxCreate = Math.min(Math.max(desire - newPods - p, 0), sorted.length);

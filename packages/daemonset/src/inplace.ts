@@ -7,7 +7,6 @@ import {
   daemonSetRevisionAdapter,
   inPlaceRefresh,
   inPlaceUpdate,
-  refOf,
   shortHash,
 } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
@@ -88,23 +87,18 @@ export function inPlaceUpdatePods(
     attempted++;
     if (res.pod) emitPodChange(ctx, pod, res.pod, Reasons.InPlaceUpdate);
     const name = `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
-    ctx.actions.push(
-      res.error === undefined
-        ? {
-            verb: 'event',
-            involvedObject: refOf(ctx.ds),
-            type: 'Normal',
-            reason: EVENT_SUCCESSFUL_UPDATE_POD_IN_PLACE,
-            message: `successfully update pod ${name} in-place`,
-          }
-        : {
-            verb: 'event',
-            involvedObject: refOf(ctx.ds),
-            type: 'Warning',
-            reason: EVENT_FAILED_UPDATE_POD_IN_PLACE,
-            message: `failed to update pod ${name} in-place: ${res.error}`,
-          },
-    );
+    if (res.error === undefined)
+      ctx.rec.event(
+        'Normal',
+        EVENT_SUCCESSFUL_UPDATE_POD_IN_PLACE,
+        `successfully update pod ${name} in-place`,
+      );
+    else
+      ctx.rec.event(
+        'Warning',
+        EVENT_FAILED_UPDATE_POD_IN_PLACE,
+        `failed to update pod ${name} in-place: ${res.error}`,
+      );
     if (res.delaySeconds !== undefined) requestRequeue(ctx, res.delaySeconds);
   }
   return needDelete;

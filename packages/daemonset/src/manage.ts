@@ -2,12 +2,11 @@
 // one pod (M2: failed pods with back-off, pre-deleting pods, duplicates, the surge hand-over)
 // or remove pods from nodes that must not run one (M3); pods bound to vanished nodes (§5.3);
 // partition-limited creation (§5.4); then `syncNodes` (§5.6).
-import { refOf } from '@kruise-ts/core';
+import { getPodCondition } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { failedPodsBackoffKey } from './backoff';
 import { allowSurge, findUpdatedPodsOnNode, getNodesNeedingPods } from './budget';
 import { EVENT_FAILED_DAEMON_POD, Reasons } from './constants';
-import { getPodCondition, toEpochSeconds } from './coreShim';
 import {
   isAvailable,
   isCreationProgressive,
@@ -18,6 +17,7 @@ import {
   isPreDeleting,
 } from './predicates';
 import { type PodDeletion, requestRequeue, type SyncContext, syncNodes } from './syncContext';
+import { toEpochSeconds } from './time';
 
 /** What the per-node rules decided (before `syncNodes`). */
 export interface ManageDecision {
@@ -53,13 +53,11 @@ export function podsShouldBeOnNode(
         continue;
       }
       ctx.backoff.next(key);
-      ctx.actions.push({
-        verb: 'event',
-        involvedObject: refOf(ctx.ds),
-        type: 'Warning',
-        reason: EVENT_FAILED_DAEMON_POD,
-        message: `Found failed daemon pod ${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''} on node ${nodeName}, will try to kill it`,
-      });
+      ctx.rec.event(
+        'Warning',
+        EVENT_FAILED_DAEMON_POD,
+        `Found failed daemon pod ${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''} on node ${nodeName}, will try to kill it`,
+      );
       decision.podsToDelete.push({ pod, reason: Reasons.FailedDaemonPod });
       continue;
     }

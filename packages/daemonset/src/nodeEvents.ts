@@ -1,7 +1,7 @@
 // Which DaemonSets a node event concerns (docs/reference/daemonset.md §3; the controller's node event
 // handler): shells use these to decide which DaemonSets to reconcile when a node changes.
+import { canonicalJSON } from '@kruise-ts/core';
 import type { Node, NodeCondition } from 'kubernetes-types/core/v1.js';
-import { canonicalJSON } from './coreShim';
 import { nodeShouldRunDaemonPod, nodeShouldUpdateBySelector } from './nodeShouldRun';
 import type { DaemonSet } from './types';
 

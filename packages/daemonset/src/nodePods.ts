@@ -1,10 +1,9 @@
 // Mapping pods to nodes (docs/reference/daemonset.md §4): controller-ref claiming (§4.1), the
 // target node of a pod (§4.2), the node → pods map (§4.3) and "oldest first" (§4.4).
-import type { Action, ObjectRef } from '@kruise-ts/core';
+import { type Action, labelSelectorMatcher, type ObjectRef } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 import { Reasons } from './constants';
-import { labelSelectorMatcher } from './coreShim';
 import type { DaemonSet } from './types';
 
 /** The controller owner reference the DaemonSet puts on its pods and revisions (§6 step 5). */

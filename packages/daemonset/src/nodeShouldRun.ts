@@ -1,8 +1,8 @@
 // Which nodes should run a daemon pod (docs/reference/daemonset.md §3): the effective tolerations
 // (§3.1), the decision table R1-R4 (§3.2) and the required scheduling constraints (§3.3).
+import { labelSelectorMatcher, matchNodeSelectorTerms, tolerationToleratesTaint } from '@kruise-ts/core';
 import type { Node, PodSpec, Taint, Toleration } from 'kubernetes-types/core/v1.js';
 import { DEFAULT_DAEMON_TOLERATIONS, HOST_NETWORK_DAEMON_TOLERATION } from './constants';
-import { labelSelectorMatches, matchNodeSelectorTerms, tolerationToleratesTaint } from './coreShim';
 import type { DaemonSet } from './types';
 
 /** The two answers of §3 for one node. */
@@ -132,5 +132,5 @@ export function daemonNodeDecider(daemonSet: DaemonSet): (node: Node) => NodeSho
 export function nodeShouldUpdateBySelector(node: Node, daemonSet: DaemonSet): boolean {
   const strategy = daemonSet.spec?.updateStrategy;
   if (strategy?.type !== 'RollingUpdate' || !strategy.rollingUpdate?.selector) return false;
-  return labelSelectorMatches(strategy.rollingUpdate.selector, node.metadata?.labels ?? {});
+  return labelSelectorMatcher(strategy.rollingUpdate.selector)(node.metadata?.labels ?? {});
 }

@@ -1,8 +1,8 @@
 // The pod a DaemonSet creates on a node (docs/reference/daemonset.md §6) and its deterministic name.
 import { CONDITION_INPLACE_UPDATE_READY, LABEL_CONTROLLER_REVISION_HASH } from '@kruise-ts/api';
+import { createRng, fnv32a, randomSuffix } from '@kruise-ts/core';
 import type { Affinity, Pod, PodSpec } from 'kubernetes-types/core/v1.js';
 import { DAEMONSET_CONTROLLER_SCHEDULER, LABEL_POD_TEMPLATE_GENERATION } from './constants';
-import { createRng, fnv32a, randomSuffix } from './coreShim';
 import { daemonSetControllerRef } from './nodePods';
 import { effectiveDaemonTolerations } from './nodeShouldRun';
 import { templateGeneration } from './predicates';

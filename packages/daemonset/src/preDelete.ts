@@ -1,8 +1,8 @@
 // The lifecycle preDelete hook of docs/reference/daemonset.md §9 (docs/reference/core.md R3.7): every deletion
 // decided by manage or the rolling update is filtered; hooked pods are marked
 // `PreparingDelete` instead of deleted and deleted once the user's hook releases them.
+import { isHooked, setPodLifecycleState } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { isHooked, setPodLifecycleState } from './coreShim';
 import type { DaemonSet } from './types';
 
 /** The outcome of the §9 filter. */

@@ -5,13 +5,13 @@ import {
   LABEL_CONTROLLER_REVISION_HASH,
   LABEL_LIFECYCLE_STATE,
 } from '@kruise-ts/api';
+import { getPodCondition, isPodAvailable, isPodReady } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import {
   ANNOTATION_DEPRECATED_TEMPLATE_GENERATION,
   ANNOTATION_PROGRESSIVE_CREATE_POD,
   LABEL_POD_TEMPLATE_GENERATION,
 } from './constants';
-import { getPodCondition, isPodAvailable, isPodReady } from './coreShim';
 import type { DaemonSet } from './types';
 
 export { isPodReady };

@@ -3,7 +3,6 @@
 // rolling update (§7), history cleanup (§12.5), status (§10) and the requeue delay (§11).
 import { type DaemonSetStatus, LABEL_CONTROLLER_REVISION_HASH, setDefaultsDaemonSet } from '@kruise-ts/api';
 import {
-  type Action,
   createInPlaceCache,
   type FieldError,
   freezeFeatureGates,
@@ -11,6 +10,7 @@ import {
   invalid,
   REQUEUE_NOW,
   type ReconcileOptions,
+  ReconcileRecorder,
   type ReconcileResult,
   refOf,
   resolveFeatureGates,
@@ -23,7 +23,6 @@ import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { type DaemonSetControllerState, FailedPodsBackoff } from './backoff';
 import { burstReplicas } from './budget';
 import { EVENT_SELECTING_ALL, Reasons } from './constants';
-import { isEmptySelector } from './coreShim';
 import { refreshInPlaceStates } from './inplace';
 import { manage } from './manage';
 import { claimDaemonPods, getNodesToDaemonPods } from './nodePods';
@@ -34,7 +33,7 @@ import { rollingUpdate } from './rollingUpdate';
 import { calculateStatus, statusNeedsWrite } from './status';
 import type { SyncContext } from './syncContext';
 import type { DaemonSet } from './types';
-import { validateDaemonSet } from './validation';
+import { isEmptySelector, validateDaemonSet } from './validation';
 
 /** What one reconcile observes (docs/architecture.md). */
 export interface ReconcileDaemonSetInput {
@@ -103,17 +102,7 @@ export function reconcileDaemonSet(
     INPUT_SHAPE,
     options?.structureCache,
     (i) => refOf(i.daemonSet),
-    (errors) => ({
-      actions: [],
-      status: {
-        currentNumberScheduled: 0,
-        numberMisscheduled: 0,
-        desiredNumberScheduled: 0,
-        numberReady: 0,
-        daemonSetHash: '',
-      },
-      errors,
-    }),
+    (errors) => ({ actions: [], status: emptyDaemonSetStatus(), errors }),
     (screened) =>
       withDistinctObserved(
         screened,
@@ -145,23 +134,22 @@ function reconcileDistinct(
   if (!raw?.metadata || raw.metadata.deletionTimestamp) {
     return { actions: [], status: prevStatus, errors: [], controllerState: input.controllerState };
   }
+  // Events are about the DaemonSet as observed (its defaults change no field of the reference).
+  const rec = new ReconcileRecorder(refOf(raw));
+  const controllerState = input.controllerState;
   const nowError = validNow(input.now);
-  if (nowError)
-    return { actions: [], status: prevStatus, errors: [nowError], controllerState: input.controllerState };
+  if (nowError) return rec.result(prevStatus, { errors: [nowError], controllerState });
   const ds = setDefaultsDaemonSet(raw);
   const errors = validateDaemonSet(ds);
   if (ds.spec?.selector && isEmptySelector(ds.spec.selector)) {
-    const event: Action = {
-      verb: 'event',
-      involvedObject: refOf(raw),
-      type: 'Warning',
-      reason: EVENT_SELECTING_ALL,
-      message: 'This daemon set is selecting all pods. A non-empty selector is required.',
-    };
-    return { actions: [event], status: prevStatus, errors, controllerState: input.controllerState };
+    rec.event(
+      'Warning',
+      EVENT_SELECTING_ALL,
+      'This daemon set is selecting all pods. A non-empty selector is required.',
+    );
+    return rec.result(prevStatus, { errors, controllerState });
   }
-  if (errors.length > 0)
-    return { actions: [], status: prevStatus, errors, controllerState: input.controllerState };
+  if (errors.length > 0) return rec.result(prevStatus, { errors, controllerState });
 
   const now = input.now;
   const nodes = input.nodes ?? [];
@@ -173,11 +161,10 @@ function reconcileDistinct(
     nodesByName.set(name, node);
     shouldRun.set(name, decide(node));
   }
-  const actions: Action[] = [];
   const claimed = claimDaemonPods(ds, input.pods ?? []);
-  actions.push(...claimed.actions);
+  rec.act(...claimed.actions);
   const plan = constructHistory(ds, input.revisions ?? [], claimed.pods);
-  actions.push(...plan.actions);
+  rec.act(...plan.actions);
   const pods: Pod[] = plan.relabelled.size
     ? claimed.pods.map((p) => {
         const h = plan.relabelled.get(p.metadata?.name ?? '');
@@ -215,8 +202,7 @@ function reconcileDistinct(
       return takenNames;
     },
     createdNames: new Set(),
-    actions,
-    requeue: [],
+    rec,
     backoff: new FailedPodsBackoff(input.controllerState, now),
     burst: burstReplicas(ds),
     burstLimited: false,
@@ -238,7 +224,7 @@ function reconcileDistinct(
       for (const list of view.values()) yield* list;
     },
   };
-  actions.push(...cleanupHistory(ds, plan.old, remainingPods)); // §12.5
+  rec.act(...cleanupHistory(ds, plan.old, remainingPods)); // §12.5
 
   const status = calculateStatus({
     ds,
@@ -252,18 +238,14 @@ function reconcileDistinct(
     observe: true,
   });
   if (statusNeedsWrite(ds, status)) {
-    actions.push({ verb: 'updateStatus', target: refOf(raw), status, reason: Reasons.UpdateStatus });
+    rec.act({ verb: 'updateStatus', target: refOf(raw), status, reason: Reasons.UpdateStatus });
   }
+  // §10: a ready pod becomes available minReadySeconds later, so the status is computed again then.
   const minReadySeconds = ds.spec.minReadySeconds ?? 0;
-  if (status.numberReady !== status.numberAvailable && minReadySeconds > 0) ctx.requeue.push(minReadySeconds); // §10
-  const result: ReconcileResult<DaemonSetStatus, DaemonSetControllerState> = {
-    actions,
-    status,
-    errors: [],
-    controllerState: ctx.backoff.toState(),
-  };
-  if (ctx.requeue.length > 0) result.requeueAfterSeconds = ctx.requeue.reduce((a, b) => Math.min(a, b)); // §11
-  // The burst left pods for a later sync: run again at once (kruise-ts; README "Differences").
-  if (ctx.burstLimited) result.requeueAfterSeconds = REQUEUE_NOW;
-  return result;
+  if (status.numberReady !== status.numberAvailable && minReadySeconds > 0) rec.requeueAfter(minReadySeconds);
+  // The burst left pods for a later sync: run again at once (kruise-ts; README "Differences"). No
+  // rule asks for less than 0, so this request wins.
+  if (ctx.burstLimited) rec.requeueAfter(REQUEUE_NOW);
+  // §11: the smallest delay asked for; none when no rule asked.
+  return rec.result(status, { controllerState: ctx.backoff.toState() });
 }

@@ -3,7 +3,9 @@
 import { type KubeObject, LABEL_CONTROLLER_REVISION_HASH } from '@kruise-ts/api';
 import {
   type Action,
+  canonicalJSON,
   getRevisionData,
+  labelSelectorMatcher,
   makeRevisionData,
   newControllerRevision,
   type ObjectRef,
@@ -11,8 +13,8 @@ import {
 } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
+import { byteCompare } from './budget';
 import { DEFAULT_REVISION_HISTORY_LIMIT, Reasons } from './constants';
-import { canonicalJSON, labelSelectorMatches } from './coreShim';
 import { controllerRefOf, daemonSetControllerRef, podRef, refersToDaemonSet } from './nodePods';
 import { podRevision } from './predicates';
 import type { DaemonSet } from './types';
@@ -80,9 +82,10 @@ export function constructHistory(
   const actions: Action[] = [];
   const ns = ds.metadata.namespace;
   const owned: ControllerRevision[] = [];
+  const selects = labelSelectorMatcher(ds.spec.selector);
   for (const rev of revisions) {
     if (ns !== undefined && rev.metadata?.namespace !== undefined && rev.metadata.namespace !== ns) continue;
-    if (!labelSelectorMatches(ds.spec.selector, rev.metadata?.labels ?? {})) continue;
+    if (!selects(rev.metadata?.labels ?? {})) continue;
     const ref = controllerRefOf(rev.metadata);
     if (ref) {
       if (refersToDaemonSet(ref, ds)) owned.push(rev);
@@ -146,9 +149,7 @@ export function constructHistory(
         reason: Reasons.CreateRevision,
       });
   } else {
-    const sorted = [...matching].sort(
-      (a, b) => (a.revision ?? 0) - (b.revision ?? 0) || cmp(a.metadata?.name ?? '', b.metadata?.name ?? ''),
-    );
+    const sorted = [...matching].sort(byRevisionThenName);
     current = sorted[sorted.length - 1];
     const keepHash = revisionHash(current);
     for (const dup of sorted.slice(0, -1)) {
@@ -181,8 +182,12 @@ export function constructHistory(
   return { hash: revisionHash(current), current, old, collisionCount, actions, relabelled };
 }
 
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/**
+ * Ascending `revision` (unset counts as 0), ties by name so the order is fixed: §12.3 keeps the
+ * last of the matching revisions, §12.5 deletes old ones from the first.
+ */
+function byRevisionThenName(a: ControllerRevision, b: ControllerRevision): number {
+  return (a.revision ?? 0) - (b.revision ?? 0) || byteCompare(a.metadata?.name ?? '', b.metadata?.name ?? '');
 }
 
 /**
@@ -220,9 +225,7 @@ export function cleanupHistory(
   const live = new Set<string>();
   for (const pod of pods) live.add(podRevision(pod));
   const actions: Action[] = [];
-  const sorted = [...old].sort(
-    (a, b) => (a.revision ?? 0) - (b.revision ?? 0) || cmp(a.metadata?.name ?? '', b.metadata?.name ?? ''),
-  );
+  const sorted = [...old].sort(byRevisionThenName);
   for (const rev of sorted) {
     if (toKill <= 0) break;
     if (live.has(revisionHash(rev))) continue;

@@ -1,12 +1,18 @@
-// The working state of one reconcile and `syncNodes` (docs/reference/daemonset.md §5.6): the node →
+// The facts one reconcile works from and `syncNodes` (docs/reference/daemonset.md §5.6): the node →
 // pods view that later phases see (creates and deletes are observed synchronously, §2 step 6),
-// the actions issued so far and the requested requeue delays.
+// the nodes' §3 answers and the per-sync burst; the actions, events and requeue requests go to
+// core's ReconcileRecorder, which the context holds.
 import type { KubeObject } from '@kruise-ts/api';
-import type { Action, FeatureGates, InPlaceCache } from '@kruise-ts/core';
+import {
+  type FeatureGates,
+  type InPlaceCache,
+  mergePatchDiff,
+  type ReconcileRecorder,
+  toRFC3339,
+} from '@kruise-ts/core';
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { FailedPodsBackoff } from './backoff';
 import { Reasons } from './constants';
-import { mergePatchDiff, toRFC3339 } from './coreShim';
 import { compareOldestFirst, getTargetNodeName, type NodeToPods, podRef } from './nodePods';
 import type { NodeShouldRun } from './nodeShouldRun';
 import { newDaemonPod } from './podTemplate';
@@ -32,9 +38,11 @@ export interface SyncContext {
   takenNames: Set<string>;
   /** Pods created by this reconcile (not refreshed in the same call). */
   createdNames: Set<string>;
-  actions: Action[];
-  /** Requeue delays requested so far (seconds). */
-  requeue: number[];
+  /**
+   * The reconcile's actions in the order it issues them, its events and its requeue requests
+   * (the smallest delay wins, §11).
+   */
+  rec: ReconcileRecorder;
   backoff: FailedPodsBackoff;
   /** Max creates / deletes / in-place updates per sync (§5.6). */
   burst: number;
@@ -92,7 +100,7 @@ export function replaceInView(ctx: SyncContext, pod: Pod, next: Pod | undefined)
  */
 export function emitPodChange(ctx: SyncContext, pod: Pod, next: Pod, reason: string): void {
   if (mergePatchDiff(pod.status, next.status) !== undefined) {
-    ctx.actions.push({ verb: 'updateStatus', target: podRef(pod), status: next.status ?? {}, reason });
+    ctx.rec.act({ verb: 'updateStatus', target: podRef(pod), status: next.status ?? {}, reason });
   }
   const patch: Record<string, unknown> = {};
   for (const key of ['metadata', 'spec'] as const) {
@@ -100,14 +108,18 @@ export function emitPodChange(ctx: SyncContext, pod: Pod, next: Pod, reason: str
     if (d !== undefined) patch[key] = d;
   }
   if (Object.keys(patch).length > 0) {
-    ctx.actions.push({ verb: 'patch', target: podRef(pod), patchType: 'merge', patch, reason });
+    ctx.rec.act({ verb: 'patch', target: podRef(pod), patchType: 'merge', patch, reason });
   }
   replaceInView(ctx, pod, next);
 }
 
-/** Requests a requeue after `seconds` (only positive values count, §11). */
+/**
+ * A rule asks to run again after `seconds`. Only a positive, finite delay counts (§11: the
+ * reconcile requeues after the smallest *positive* delay asked for); a rule whose moment has
+ * already passed gives 0 or less and asks for nothing.
+ */
 export function requestRequeue(ctx: SyncContext, seconds: number): void {
-  if (seconds > 0 && Number.isFinite(seconds)) ctx.requeue.push(seconds);
+  if (seconds > 0 && Number.isFinite(seconds)) ctx.rec.requeueAfter(seconds);
 }
 
 /**
@@ -141,7 +153,7 @@ export function syncNodes(
       takenNames: ctx.takenNames,
       assignPodsByScheduler: ctx.assignPodsByScheduler,
     });
-    ctx.actions.push({ verb: 'create', object: pod as unknown as KubeObject, reason: c.reason });
+    ctx.rec.act({ verb: 'create', object: pod as unknown as KubeObject, reason: c.reason });
     ctx.createdNames.add(pod.metadata?.name ?? '');
     const seen: Pod = { ...pod, metadata: { ...pod.metadata, creationTimestamp: createdAt } };
     const list = [...(ctx.view.get(c.node) ?? []), seen].sort(compareOldestFirst);
@@ -149,7 +161,7 @@ export function syncNodes(
   }
   for (const d of toDelete) {
     const uid = d.pod.metadata?.uid;
-    ctx.actions.push({
+    ctx.rec.act({
       verb: 'delete',
       target: podRef(d.pod),
       reason: d.reason,

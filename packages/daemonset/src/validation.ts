@@ -17,7 +17,7 @@ import {
   validateSelectorMatchesTemplate,
   validateWorkloadSelector,
 } from '@kruise-ts/core';
-import { isEmptySelector } from './coreShim';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import type { DaemonSet, RollingUpdateDaemonSet } from './types';
 
 /** What a check needs beyond the object. */
@@ -26,6 +26,19 @@ export interface ValidateDaemonSetContext {
 }
 
 const PERCENT_RE = /^[0-9]+%$/;
+
+/**
+ * A selector with neither `matchLabels` nor `matchExpressions`: it selects every pod, which
+ * §1.1 forbids (the reconcile only warns `SelectingAll`, §2 step 1). `undefined` (no selector)
+ * is not empty.
+ */
+export function isEmptySelector(selector: LabelSelector | undefined): boolean {
+  return (
+    !!selector &&
+    Object.keys(selector.matchLabels ?? {}).length === 0 &&
+    (selector.matchExpressions ?? []).length === 0
+  );
+}
 
 /** Kubernetes' `ValidatePositiveIntOrPercent` + `IsNotMoreThan100Percent` for one field. */
 function validateIntOrPercent(value: IntOrString | undefined | null, field: string): FieldError[] {

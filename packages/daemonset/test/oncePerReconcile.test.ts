@@ -1,15 +1,15 @@
 // What a reconcile works out once instead of once per node or pod (README "Performance") gives
 // the answers the per-object form gives: the §3 decider made once for many nodes, the selector
-// converted to requirements once (against core's matchesLabelSelector), and the namespace's pod
-// names gathered only when a pod is created, still avoided by the new pod's name (§6).
-import { matchesLabelSelector } from '@kruise-ts/core';
+// converted to requirements once (core's labelSelectorMatcher, against core's matchesLabelSelector),
+// and the namespace's pod names gathered only when a pod is created, still avoided by the new
+// pod's name (§6).
+import { labelSelectorMatcher, matchesLabelSelector } from '@kruise-ts/core';
 import { deepFreeze } from '@kruise-ts/core/testing';
 import fc from 'fast-check';
 import type { Pod, Taint } from 'kubernetes-types/core/v1';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { describe, expect, it } from 'vitest';
 import { daemonNodeDecider, nodeShouldRunDaemonPod, reconcileDaemonSet } from '../src';
-import { labelSelectorMatcher } from '../src/coreShim';
 import { makeDaemonSet, makeNode } from './helpers';
 
 const SEED = 2201;

@@ -1,7 +1,7 @@
 // docs/reference/daemonset.md §7.3 (U1–U6) and §7.4 (S1–S7): the per-node rules of the two walks,
 // and §7.2/§7.3 through whole reconciles (partition, selector, budget).
 import type { DaemonSet } from '@kruise-ts/api';
-import { createInPlaceCache } from '@kruise-ts/core';
+import { createInPlaceCache, ReconcileRecorder, refOf } from '@kruise-ts/core';
 import { deepFreeze } from '@kruise-ts/core/testing';
 import type { Node, Pod } from 'kubernetes-types/core/v1';
 import { describe, expect, it } from 'vitest';
@@ -32,8 +32,7 @@ function ctxFor(d: DaemonSet): SyncContext {
     view: new Map(),
     takenNames: new Set(),
     createdNames: new Set(),
-    actions: [],
-    requeue: [],
+    rec: new ReconcileRecorder(refOf(d)),
     backoff: new FailedPodsBackoff(undefined, iso(T)),
     burst: 250,
     assignPodsByScheduler: true,

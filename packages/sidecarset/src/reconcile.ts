@@ -9,12 +9,12 @@ import {
   setDefaultsSidecarSet,
 } from '@kruise-ts/api';
 import {
-  type Action,
   diffPodForPatch,
   type InputShape,
   invalid,
   type ObjectRef,
   parseTime,
+  ReconcileRecorder,
   type ReconcileResult,
   toRFC3339,
   withDistinctObserved,
@@ -132,9 +132,10 @@ function reconcileDistinct(
   const ref = sidecarSetRef(ss);
   const previous = ss.status ?? emptyStatus();
   const nowDate = parseTime(input.now);
-  if (nowDate === null) {
-    return { actions: [], status: previous, errors: [invalid('now', input.now, 'must be an RFC 3339 time')] };
-  }
+  // the round's actions and events, in the order issued
+  const rec = new ReconcileRecorder(ref);
+  if (nowDate === null)
+    return rec.result(previous, { errors: [invalid('now', input.now, 'must be an RFC 3339 time')] });
   const now = toRFC3339(nowDate);
   const kruiseNs = input.kruiseNamespace ?? DEFAULT_KRUISE_NAMESPACE;
   const errors = validateSidecarSet(setDefaultsSidecarSet(ss), undefined, {
@@ -146,15 +147,8 @@ function reconcileDistinct(
   });
   if (errors.length > 0) {
     const message = errors.map((e) => `${e.field}: ${e.detail}`).join('; ');
-    return {
-      actions: [
-        { verb: 'event', involvedObject: ref, type: 'Warning', reason: Reasons.FailedValidation, message },
-      ],
-      status: previous,
-      errors,
-    };
+    return rec.event('Warning', Reasons.FailedValidation, message).result(previous, { errors });
   }
-  const actions: Action[] = [];
 
   // §5.1 step 1
   const matched = getMatchingPods(ss, input.pods, input.namespaces);
@@ -162,9 +156,9 @@ function reconcileDistinct(
   // §5.1 step 2 (SS-5.3)
   const reg = registerLatestRevision(ss, input.revisions ?? [], kruiseNs);
   for (const r of reg.create)
-    actions.push({ verb: 'create', object: r as unknown as KubeObject, reason: Reasons.CreateRevision });
+    rec.act({ verb: 'create', object: r as unknown as KubeObject, reason: Reasons.CreateRevision });
   for (const r of reg.update)
-    actions.push({ verb: 'update', object: r as unknown as KubeObject, reason: Reasons.UpdateRevision });
+    rec.act({ verb: 'update', object: r as unknown as KubeObject, reason: Reasons.UpdateRevision });
   const truncated = truncateHistory(ss, reg.revisions, matched);
   for (const r of truncated.delete) {
     const target: ObjectRef = {
@@ -173,16 +167,10 @@ function reconcileDistinct(
       name: r.metadata?.name ?? '',
     };
     if (r.metadata?.namespace !== undefined) target.namespace = r.metadata.namespace;
-    actions.push({ verb: 'delete', target, reason: Reasons.TruncateHistory });
+    rec.act({ verb: 'delete', target, reason: Reasons.TruncateHistory });
   }
   if (truncated.error !== undefined) {
-    actions.push({
-      verb: 'event',
-      involvedObject: ref,
-      type: 'Warning',
-      reason: Reasons.FailedTruncateHistory,
-      message: truncated.error,
-    });
+    rec.event('Warning', Reasons.FailedTruncateHistory, truncated.error);
   }
 
   // §5.1 step 3 (SS-5.4)
@@ -192,7 +180,7 @@ function reconcileDistinct(
   const facts = new PodFacts(ss, annotationCache);
   const status = calculateSidecarSetStatus(ss, matched, latestName, reg.collisionCount, facts);
   if (statusNeedsWrite(ss.status, status)) {
-    actions.push({ verb: 'updateStatus', target: ref, status, reason: Reasons.UpdateStatus });
+    rec.act({ verb: 'updateStatus', target: ref, status, reason: Reasons.UpdateStatus });
   }
 
   // §5.1 step 5 (SS-5.8.3)
@@ -227,13 +215,11 @@ function reconcileDistinct(
       upgradePodSidecars(w.copy, ss, now, latestName, annotationCache);
       const err = applyPatchPodMetadata(w.copy, ss);
       if (err !== undefined) {
-        actions.push({
-          verb: 'event',
-          involvedObject: ref,
-          type: 'Warning',
-          reason: Reasons.FailedPatchPodMetadata,
-          message: `pod ${w.copy.metadata?.namespace ?? ''}/${w.copy.metadata?.name ?? ''}: ${err}`,
-        });
+        rec.event(
+          'Warning',
+          Reasons.FailedPatchPodMetadata,
+          `pod ${w.copy.metadata?.namespace ?? ''}/${w.copy.metadata?.name ?? ''}: ${err}`,
+        );
       }
       setUpgradableCondition(w.copy, ss, true, now);
       w.upgraded = true;
@@ -250,7 +236,7 @@ function reconcileDistinct(
       : w.flipped
         ? Reasons.HotUpgradeReset
         : Reasons.NotUpgradable;
-    actions.push({ verb: 'patch', target: podRef(pod), patchType: 'merge', patch, reason });
+    rec.act({ verb: 'patch', target: podRef(pod), patchType: 'merge', patch, reason });
   }
-  return { actions, status, errors: [] };
+  return rec.result(status);
 }

@@ -4,7 +4,7 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { isRunningAndReady, isTerminating, runningAndAvailable } from './predicates';
 import type { PhaseOutcome } from './replicaPhase';
-import { deleteProcedure, fixClaimRetention, type RoundState, requeue } from './round';
+import { deleteProcedure, fixClaimRetention, type RoundState, timedWait } from './round';
 import { Reasons } from './types';
 
 /**
@@ -35,7 +35,7 @@ export function processCondemned(
       if (!isRunningAndReady(p) && !isFirstUnhealthy) return { exit: true };
       const a = runningAndAvailable(p, state.minReadySeconds, state.nowMs);
       if (!a.available && !isFirstUnhealthy) {
-        requeue(state, a.waitSeconds);
+        state.rec.requeueAfter(timedWait(a.waitSeconds));
         return { exit: true };
       }
       const r = deleteProcedure(state, p, Reasons.ScaleDown);

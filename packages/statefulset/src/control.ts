@@ -1,9 +1,10 @@
 // The body of one Advanced StatefulSet round (docs/reference/statefulset.md §5, `updateStatefulSet`):
 // given the set, its member pods and the chosen current/update revisions, build the slots and
 // the condemned list, run the replica, condemned and rolling-update phases, and compute the
-// status. Pure: returns the actions; inputs are never mutated. The work is bounded by the pods
-// observed and the burst of creates and deletes, never by `spec.replicas` (slots.ts).
-import type { StatefulSet, StatefulSetStatus } from '@kruise-ts/api';
+// status. Pure: what the round issues goes to a ReconcileRecorder (the reconcile's own, or one
+// `updateStatefulSet` makes); inputs are never mutated. The work is bounded by the pods observed
+// and the burst of creates and deletes, never by `spec.replicas` (slots.ts).
+import type { StatefulSet, StatefulSetCondition, StatefulSetStatus } from '@kruise-ts/api';
 import {
   type Action,
   Burst,
@@ -13,6 +14,7 @@ import {
   labelSelectorAsString,
   parseTime,
   REQUEUE_NOW,
+  ReconcileRecorder,
   refOf,
   resolveBurstReplicas,
   resolveFeatureGates,
@@ -27,7 +29,7 @@ import { desiredClaimRefs } from './pvc';
 import { type PhaseOutcome, processReplicas, type ScaleBudget, scaleMaxUnavailable } from './replicaPhase';
 import { templateOfRevision } from './revisions';
 import { rollingUpdate } from './rollingUpdatePhase';
-import { countOwnedClaims, type RoundState, requeue } from './round';
+import { countOwnedClaims, type RoundState, timedWait } from './round';
 import { layoutSlots } from './slots';
 import { completeRollingUpdate, computeReplicaCounts, volumeClaimStatusOfRange } from './status';
 import type { Now } from './types';
@@ -71,6 +73,16 @@ export interface UpdateStatefulSetResult {
   error?: string;
 }
 
+/** What a round leaves besides what it recorded. */
+export interface RoundOutcome {
+  /** The status to write (after R13.2), not yet compared with the stored one. */
+  status: StatefulSetStatus;
+  /** The expectations after this round (R4.8). */
+  expectations: Record<string, string>;
+  /** Set when the round ended with an error. */
+  error?: string;
+}
+
 function safeSelectorString(set: StatefulSet): string {
   try {
     return labelSelectorAsString(set.spec.selector);
@@ -100,6 +112,26 @@ function safeSelectorString(set: StatefulSet): string {
  * status replicas 3, ready 3, current 2, updated 0.
  */
 export function updateStatefulSet(input: UpdateStatefulSetInput): UpdateStatefulSetResult {
+  const rec = new ReconcileRecorder<StatefulSetCondition>(refOf(input.set));
+  const round = playRound(input, rec);
+  const out: UpdateStatefulSetResult = {
+    actions: rec.actions,
+    status: round.status,
+    expectations: round.expectations,
+  };
+  if (rec.requeueAfterSeconds !== undefined) out.requeueAfterSeconds = rec.requeueAfterSeconds;
+  if (round.error !== undefined) out.error = round.error;
+  return out;
+}
+
+/**
+ * {@link updateStatefulSet}'s round, recording its actions, events (about `rec`'s object),
+ * requeue delay and conditions into `rec`, after whatever `rec` already holds.
+ */
+export function playRound(
+  input: UpdateStatefulSetInput,
+  rec: ReconcileRecorder<StatefulSetCondition>,
+): RoundOutcome {
   const set = input.set;
   // resolved and frozen once: every per-pod call of the round reads this object
   const gates = freezeFeatureGates(resolveFeatureGates(input.featureGates));
@@ -116,7 +148,7 @@ export function updateStatefulSet(input: UpdateStatefulSetInput): UpdateStateful
   }
   const state: RoundState = {
     set,
-    setRef: refOf(set),
+    rec,
     gates,
     nowMs,
     nowStr,
@@ -139,8 +171,6 @@ export function updateStatefulSet(input: UpdateStatefulSetInput): UpdateStateful
     working: new Map(),
     deleted: new Set(),
     burst: new Burst(resolveBurstReplicas(input.burstReplicas)),
-    actions: [],
-    conditions: [],
     expectations: { ...(input.expectations ?? {}) },
   };
   // step 1: the status skeleton; `statusOf` puts a count (§13.1) and the claims (§13.2) in it
@@ -180,23 +210,20 @@ export function updateStatefulSet(input: UpdateStatefulSetInput): UpdateStateful
       firstUnhealthy = p.metadata?.name;
     }
   }
-  const finish = (status: StatefulSetStatus, error?: string): UpdateStatefulSetResult => {
-    const out: UpdateStatefulSetResult = {
-      actions: state.actions,
-      status: completeRollingUpdate(
-        set,
-        state.conditions.length > 0 ? { ...status, conditions: state.conditions } : status,
-      ),
+  const finish = (status: StatefulSetStatus, error?: string): RoundOutcome => {
+    const conditions = rec.conditions;
+    const out: RoundOutcome = {
+      status: completeRollingUpdate(set, conditions.length > 0 ? { ...status, conditions } : status),
       expectations: state.expectations,
     };
-    if (state.requeueAfterSeconds !== undefined) out.requeueAfterSeconds = state.requeueAfterSeconds;
     // The burst stopped a create or delete: the rest is the next round's, at once.
-    if (state.burst.limited) out.requeueAfterSeconds = REQUEUE_NOW;
+    if (state.burst.limited) rec.requeueAfter(REQUEUE_NOW);
     if (error !== undefined) out.error = error;
     return out;
   };
   // §16: requeue when an observed pod will become available by time alone (minReadySeconds).
-  if (m > 0) for (const p of input.pods) requeue(state, runningAndAvailable(p, m, nowMs).waitSeconds);
+  if (m > 0)
+    for (const p of input.pods) rec.requeueAfter(timedWait(runningAndAvailable(p, m, nowMs).waitSeconds));
   // step 4 (a round that stops here or at step 5 counts over all pods, as step 1 does)
   if (set.metadata.deletionTimestamp) return finish(statusOf(input.pods));
   // step 5

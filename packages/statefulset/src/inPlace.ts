@@ -13,7 +13,7 @@ import {
   statefulSetRevisionAdapter,
 } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { emitEvent, type RoundState, requeue, workingPod, writePod } from './round';
+import { type RoundState, timedWait, workingPod, writePod } from './round';
 import { Reasons } from './types';
 
 /** Outcome of {@link inPlaceUpdatePod}: `inPlacing` = in-place in progress (the pod must not be recreated). */
@@ -90,11 +90,10 @@ export function inPlaceUpdatePod(state: RoundState, pod: Pod): InPlaceOutcome {
   if (res.error !== undefined)
     return { inPlacing: true, error: `in-place update of pod ${name}: ${res.error}` };
   if (!res.inPlaceUpdate) return { inPlacing: false };
-  requeue(state, res.delaySeconds);
+  state.rec.requeueAfter(timedWait(res.delaySeconds));
   const target = state.updateRevision.metadata?.name ?? '';
   state.expectations[name] = target;
-  emitEvent(
-    state,
+  state.rec.event(
     'Normal',
     'SuccessfulUpdatePodInPlace',
     `successfully update pod ${name} in-place(revision ${target})`,

@@ -74,7 +74,7 @@ export {
 export { observeExpectations, reconcileStatefulSet, statefulSetRef } from './reconcile';
 export { scaleMaxUnavailable } from './replicaPhase';
 export type { RevisionNeedContext, Slots } from './revisionChoice';
-export { isAtRevision, isCurrentRevisionNeeded, sortPodsToUpdate } from './revisionChoice';
+export { isAtRevision, isCurrentRevisionNeeded } from './revisionChoice';
 export type { StatefulSetRevisionPlan } from './revisions';
 export { candidateRevision, getStatefulSetRevisions, templateOfRevision, truncateHistory } from './revisions';
 export { updateMaxUnavailable } from './rollingUpdatePhase';
@@ -92,6 +92,7 @@ export type {
   ValidateStatefulSetContext,
 } from './types';
 export { Reasons } from './types';
+export { sortPodsToUpdate } from './updateOrder';
 export {
   MUTABLE_SPEC_FIELDS,
   validateMaxUnavailable,

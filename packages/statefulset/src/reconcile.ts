@@ -1,11 +1,13 @@
 // reconcileStatefulSet: one reconcile of an Advanced StatefulSet (docs/reference/statefulset.md §4–§13)
 // as a pure function — version conversion and validation, pod and revision claiming,
 // revision selection, the round itself, the status write decision, history truncation and
-// the update expectations carried in controllerState.
+// the update expectations carried in controllerState. One ReconcileRecorder collects the actions,
+// events and requeue delay of all of them, in that order, and builds the result.
 import {
   APPS_V1BETA1,
   LABEL_CONTROLLER_REVISION_HASH,
   type StatefulSet,
+  type StatefulSetCondition,
   type StatefulSetStatus,
   setDefaultsStatefulSet,
 } from '@kruise-ts/api';
@@ -16,13 +18,14 @@ import {
   invalid,
   type ObjectRef,
   parseTime,
+  ReconcileRecorder,
   type ReconcileResult,
   resolveFeatureGates,
   withDistinctObserved,
   withWellFormedInput,
 } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { updateStatefulSet } from './control';
+import { playRound } from './control';
 import { claimPods, claimRevisions, statusForVersion, toV1beta1 } from './ownership';
 import { getStatefulSetRevisions, truncateHistory } from './revisions';
 import { statusNeedsWrite } from './status';
@@ -46,9 +49,9 @@ export function statefulSetRef(set: StatefulSet): ObjectRef {
   return ref;
 }
 
-/** `target.push(...items)` without spreading (100k actions would overflow the call stack). */
-function append<T>(target: T[], items: readonly T[]): void {
-  for (const x of items) target.push(x);
+/** Records `actions` one by one: spreading 100k actions into one call would overflow the call stack. */
+function actAll(rec: ReconcileRecorder<StatefulSetCondition>, actions: readonly Action[]): void {
+  for (const a of actions) rec.act(a);
 }
 
 function emptyStatus(): StatefulSetStatus {
@@ -153,24 +156,18 @@ function reconcileDistinct(
     undefined,
     { featureGates: gates },
   );
+  const rec = new ReconcileRecorder<StatefulSetCondition>(setRef);
   if (errors.length > 0) {
     const message = errors.map((e) => `${e.field}: ${e.detail}`).join('; ');
-    return {
-      actions: [
-        { verb: 'event', involvedObject: setRef, type: 'Warning', reason: Reasons.FailedValidation, message },
-      ],
-      status: previous,
-      errors,
-    };
+    return rec.event('Warning', Reasons.FailedValidation, message).result(previous, { errors });
   }
   const set = toV1beta1(original);
-  const actions: Action[] = [];
   const pods = claimPods(set, input.pods);
-  append(actions, pods.actions);
+  actAll(rec, pods.actions);
   const owned = claimRevisions(set, input.revisions ?? []);
-  append(actions, owned.actions);
+  actAll(rec, owned.actions);
   const plan = getStatefulSetRevisions(set, owned.revisions);
-  append(actions, plan.actions);
+  actAll(rec, plan.actions);
   const currentName = plan.currentRevision.metadata?.name ?? '';
   const updateName = plan.updateRevision.metadata?.name ?? '';
   const expectations = observeExpectations(
@@ -179,35 +176,31 @@ function reconcileDistinct(
     updateName,
   );
 
-  const round = updateStatefulSet({
-    set,
-    pods: pods.pods,
-    currentRevision: plan.currentRevision,
-    updateRevision: plan.updateRevision,
-    revisions: plan.revisions,
-    collisionCount: plan.collisionCount,
-    pvcs: input.pvcs ?? [],
-    now: input.now,
-    featureGates: gates,
-    expectations,
-    burstReplicas: options.burstReplicas,
-  });
-  for (const a of round.actions) actions.push(a.verb === 'event' ? { ...a, involvedObject: setRef } : a);
+  // the round records into the same recorder: its events are about the set as given (setRef)
+  const round = playRound(
+    {
+      set,
+      pods: pods.pods,
+      currentRevision: plan.currentRevision,
+      updateRevision: plan.updateRevision,
+      revisions: plan.revisions,
+      collisionCount: plan.collisionCount,
+      pvcs: input.pvcs ?? [],
+      now: input.now,
+      featureGates: gates,
+      expectations,
+      burstReplicas: options.burstReplicas,
+    },
+    rec,
+  );
   const status = statusForVersion(original.apiVersion, round.status);
   if (statusNeedsWrite(original.status, status)) {
-    actions.push({ verb: 'updateStatus', target: setRef, status, reason: Reasons.UpdateStatus });
+    rec.act({ verb: 'updateStatus', target: setRef, status, reason: Reasons.UpdateStatus });
   }
-  append(actions, truncateHistory(set, plan.revisions, pods.pods, currentName, updateName));
-
-  const result: ReconcileResult<StatefulSetStatus, StatefulSetControllerState> = {
-    actions,
-    status,
-    errors: [],
-  };
-  if (round.requeueAfterSeconds !== undefined) result.requeueAfterSeconds = round.requeueAfterSeconds;
-  if (Object.keys(round.expectations).length > 0 || input.controllerState !== undefined) {
-    const next: StatefulSetControllerState = { inPlaceUpdateExpectations: round.expectations };
-    result.controllerState = next;
-  }
+  actAll(rec, truncateHistory(set, plan.revisions, pods.pods, currentName, updateName));
+  const result = rec.result<StatefulSetStatus, StatefulSetControllerState>(status);
+  // the state is kept once there is something to carry, and from then on (R4.8)
+  if (Object.keys(round.expectations).length > 0 || input.controllerState !== undefined)
+    result.controllerState = { inPlaceUpdateExpectations: round.expectations };
   return result;
 }

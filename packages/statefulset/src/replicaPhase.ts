@@ -27,13 +27,12 @@ import {
   claimsMatchRetention,
   createMissingClaims,
   deleteProcedure,
-  emitEvent,
   fixClaimRetention,
   getClaim,
   type RoundState,
   recordFailure,
   refreshPod,
-  requeue,
+  timedWait,
   workingPod,
   writePod,
 } from './round';
@@ -79,7 +78,7 @@ function decreaseAndCheck(budget: ScaleBudget | undefined): boolean {
 }
 
 function exitWithError(state: RoundState, error: string): PhaseOutcome {
-  emitEvent(state, 'Warning', 'ReconcileError', error);
+  state.rec.event('Warning', 'ReconcileError', error);
   return { exit: true, error };
 }
 
@@ -107,13 +106,13 @@ function createReplica(state: RoundState, pod: Pod): PhaseOutcome | undefined {
     recordFailure(state, 'FailedCreatePod', claimError);
     return { exit: true, error: claimError };
   }
-  state.actions.push({ verb: 'create', object: toCreate as unknown as KubeObject, reason: Reasons.ScaleUp });
-  emitEvent(
-    state,
-    'Normal',
-    'SuccessfulCreate',
-    `create Pod ${toCreate.metadata?.name ?? ''} in StatefulSet ${state.set.metadata.name ?? ''} successful`,
-  );
+  state.rec
+    .act({ verb: 'create', object: toCreate as unknown as KubeObject, reason: Reasons.ScaleUp })
+    .event(
+      'Normal',
+      'SuccessfulCreate',
+      `create Pod ${toCreate.metadata?.name ?? ''} in StatefulSet ${state.set.metadata.name ?? ''} successful`,
+    );
   return undefined;
 }
 
@@ -144,8 +143,7 @@ export function processReplicas(
     const name = p.metadata?.name ?? '';
     if (isFailed(p) || isSucceeded(p)) {
       if (!isTerminating(p)) {
-        emitEvent(
-          state,
+        state.rec.event(
           'Warning',
           'RecreatingFailedPod',
           `StatefulSet ${state.set.metadata.namespace ?? ''}/${state.set.metadata.name ?? ''} is recreating ${p.status?.phase} Pod ${name}`,
@@ -180,7 +178,7 @@ export function processReplicas(
     if (state.monotonic || budget) {
       const a = runningAndAvailable(p, state.minReadySeconds, state.nowMs);
       if (!a.available) {
-        requeue(state, a.waitSeconds);
+        state.rec.requeueAfter(timedWait(a.waitSeconds));
         if (state.monotonic) return { exit: true };
         if (decreaseAndCheck(budget)) break;
       }

@@ -1,12 +1,10 @@
-// Revision choices made over the slot array (docs/reference/statefulset.md R6.9, §9): which revision a
-// new pod gets (`isCurrentRevisionNeeded`) and which pods a rolling update visits, in which
-// order (`sortPodsToUpdate`, ordered and unordered with priority). Both read the slot array by
-// index exactly as given (it is not necessarily laid out by ordinal).
-import type { RollingUpdateStatefulSetStrategy, StatefulSet } from '@kruise-ts/api';
-import { type FeatureGates, getPodRevision, isPodUpdate, sortUpdateIndexesByPriority } from '@kruise-ts/core';
+// The revision a new pod gets (docs/reference/statefulset.md R6.9, `isCurrentRevisionNeeded`), read
+// from the slot array by index exactly as given (it is not necessarily laid out by ordinal), and
+// exact revision equality (§15). Which pods a rolling update visits (§9) is updateOrder.ts.
+import type { StatefulSet } from '@kruise-ts/api';
+import { type FeatureGates, getPodRevision, isPodUpdate } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { ordinalOf } from './ordinals';
-import { isTerminating } from './predicates';
 
 /** A slot array (R3.7): index `i` stands for ordinal `start + i`; `null` is an empty (reserved) slot. */
 export type Slots = ReadonlyArray<Pod | null | undefined>;
@@ -70,48 +68,6 @@ export function currentRevisionNeededFromCounts(
   const partition = ru.partition ?? 0;
   if (!ru.unorderedUpdate) return before + 1 <= partition; // rule 3
   return notUpdated < partition; // rule 4
-}
-
-/**
- * R9.1–R9.5 `sortPodsToUpdate`: the slot indexes a rolling update visits, in order.
- *
- * Ordered (no `unorderedUpdate`): from the highest index down to `partition` (inclusive),
- * skipping empty slots, at most `replicas − partition` entries. Unordered: all non-empty slots
- * from the highest index down, split into group A (terminating, or updated per R9.4) and group
- * B (the rest, priority-sorted when a strategy is set, ties → higher index first); A then B,
- * cut to `replicas − partition`.
- *
- * Examples (upstream `TestSortPodsToUpdate`): 3 pods, no partition → `[2, 1, 0]`; replicas 10,
- * partition 6, slots `[r0,r0,r0,∅,r0,r0,r0,r1,r1,r0,∅,r0]` → `[8, 7, 11, 9]`.
- */
-export function sortPodsToUpdate(
-  rollingUpdate: RollingUpdateStatefulSetStrategy | null | undefined,
-  updateRevision: string,
-  totalReplicas: number,
-  slots: Slots,
-  featureGates?: Partial<FeatureGates>,
-): number[] {
-  const partition = rollingUpdate?.partition ?? 0;
-  const maxUpdate = totalReplicas - partition;
-  if (maxUpdate <= 0) return [];
-  const out: number[] = [];
-  if (!rollingUpdate?.unorderedUpdate) {
-    for (let i = slots.length - 1; i >= partition && out.length < maxUpdate; i--) if (slots[i]) out.push(i);
-    return out;
-  }
-  const groupA: number[] = [];
-  const groupB: number[] = [];
-  for (let i = slots.length - 1; i >= 0; i--) {
-    const pod = slots[i];
-    if (!pod) continue;
-    if (isTerminating(pod) || isPodUpdate(pod, updateRevision, featureGates)) groupA.push(i);
-    else groupB.push(i);
-  }
-  const strategy = rollingUpdate.unorderedUpdate.priorityStrategy;
-  const sortedB = strategy
-    ? sortUpdateIndexesByPriority(slots as (Pod | null | undefined)[], groupB, strategy)
-    : groupB;
-  return [...groupA, ...sortedB].slice(0, maxUpdate);
 }
 
 /** Exact revision equality used by status and "already updated" skipping (§15). */

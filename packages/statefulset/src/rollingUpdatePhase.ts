@@ -12,7 +12,7 @@ import {
   type RoundState,
   recordFailure,
   refreshPod,
-  requeue,
+  timedWait,
 } from './round';
 import { countedSlots, type SlotLayout } from './slots';
 import { Reasons } from './types';
@@ -80,7 +80,7 @@ export function unavailableSet(state: RoundState, layout: SlotLayout): Unavailab
     // healthy: lifecycle Normal, running and ready, so available once ready for long enough (§1)
     const a = readyLongEnough(p, state.minReadySeconds, state.nowMs);
     if (!a.available) {
-      requeue(state, a.waitSeconds);
+      state.rec.requeueAfter(timedWait(a.waitSeconds));
       out.add(name);
       continue;
     }

@@ -1,7 +1,9 @@
 // The state of one reconcile round and the writes every phase shares: pod patches against a
-// per-round working copy (so several changes to one pod accumulate), deletions, events, the
-// delete procedure with the preDelete hook (R11.2) and the round's burst of creates and deletes,
-// the per-pod refresh (R11.3), and claim creation and ownerReference fixes (R12.1, R12.2).
+// per-round working copy (so several changes to one pod accumulate), deletions, the delete
+// procedure with the preDelete hook (R11.2) and the round's burst of creates and deletes, the
+// per-pod refresh (R11.3), and claim creation and ownerReference fixes (R12.1, R12.2). What the
+// round issues — actions, events, the requeue delay, the failure conditions — goes to core's
+// ReconcileRecorder held by the round (`RoundState.rec`); RoundState itself keeps the facts.
 
 import type { KubeObject } from '@kruise-ts/api';
 import {
@@ -31,6 +33,7 @@ import {
   lifecycleRefreshTarget,
   type ObjectRef,
   preDeleteAction,
+  type ReconcileRecorder,
   setPodLifecycleState,
   setPodPreparingDelete,
   statefulSetRevisionAdapter,
@@ -53,7 +56,11 @@ import { Reasons } from './types';
 export interface RoundState {
   /** The set in its v1beta1 form. */
   set: StatefulSet;
-  setRef: ObjectRef;
+  /**
+   * What the round issues, in order: actions and events (about the set), the requeue delay (the
+   * smallest asked for) and the `FailedCreatePod` / `FailedUpdatePod` conditions (§13.2).
+   */
+  rec: ReconcileRecorder<StatefulSetCondition>;
   /**
    * The round's feature gates, resolved and frozen once (core's `freezeFeatureGates`): every
    * per-pod call, here and in core, reads this one object instead of resolving a copy.
@@ -76,8 +83,8 @@ export interface RoundState {
   /** Claims of the namespace by name; working copies (written through {@link putClaim}). */
   claims: Map<string, PersistentVolumeClaim>;
   /**
-   * How many of `claims` carry ownerReferences ({@link countOwnedClaims}): while none do, a pod
-   * whose claims want no reference matches R12.2 without looking its claims up.
+   * How many of `claims` carry ownerReferences ({@link countOwnedClaims}): while none do and a
+   * pod's claims want none, every claim of the pod matches R12.2 without being looked up.
    */
   ownedClaims: number;
   /** Names of `spec.volumeClaimTemplates`, in order. */
@@ -105,9 +112,6 @@ export interface RoundState {
   deleted: Set<string>;
   /** The pods this round may still create or delete (`burstReplicas`, default 500). */
   burst: Burst;
-  actions: Action[];
-  conditions: StatefulSetCondition[];
-  requeueAfterSeconds?: number;
   /** R4.8: pod name → revision of outstanding in-place updates. */
   expectations: Record<string, string>;
 }
@@ -120,32 +124,29 @@ export function coreRef(obj: Pod | PersistentVolumeClaim, kind: 'Pod' | 'Persist
   return ref;
 }
 
-/** Keeps the smallest positive requeue delay (§16). */
-export function requeue(state: RoundState, seconds: number | undefined): void {
-  if (seconds === undefined || !(seconds > 0)) return;
-  if (state.requeueAfterSeconds === undefined || seconds < state.requeueAfterSeconds)
-    state.requeueAfterSeconds = seconds;
+/**
+ * §16: a wait that asks for a requeue. The rules give 0 for "time alone changes nothing here"
+ * (a pod unavailable for another reason, an update with no grace period), so only a positive
+ * wait asks; the recorder keeps the smallest of them.
+ *
+ * Example: `rec.requeueAfter(timedWait(0))` asks nothing; `timedWait(3)` asks for 3 seconds.
+ */
+export function timedWait(seconds: number | undefined): number | undefined {
+  return seconds !== undefined && seconds > 0 ? seconds : undefined;
 }
 
-/** Records an event about the set. */
-export function emitEvent(
-  state: RoundState,
-  type: 'Normal' | 'Warning',
-  reason: string,
-  message: string,
-): void {
-  state.actions.push({ verb: 'event', involvedObject: state.setRef, type, reason, message });
-}
-
-/** A `FailedCreatePod` / `FailedUpdatePod` condition for this round's status (§13.2) plus a Warning event. */
+/**
+ * A `FailedCreatePod` / `FailedUpdatePod` condition for this round's status (§13.2) plus a
+ * Warning event. A failure ends the round, so a round records at most one.
+ */
 export function recordFailure(
   state: RoundState,
   type: 'FailedCreatePod' | 'FailedUpdatePod',
   message: string,
 ): void {
-  state.conditions = state.conditions.filter((c) => c.type !== type);
-  state.conditions.push({ type, status: 'True', lastTransitionTime: state.nowStr, message });
-  emitEvent(state, 'Warning', type === 'FailedCreatePod' ? 'FailedCreate' : 'FailedUpdate', message);
+  state.rec
+    .setCondition({ type, status: 'True', lastTransitionTime: state.nowStr, message })
+    .event('Warning', type === 'FailedCreatePod' ? 'FailedCreate' : 'FailedUpdate', message);
 }
 
 /** The pod as this round has made it so far (the observed object when untouched). */
@@ -166,7 +167,7 @@ export function writePod(state: RoundState, pod: Pod, next: Pod, reason: string)
   const patch = diffPodForPatch(prev, next);
   state.working.set(name, next);
   if (Object.keys(patch).length === 0) return false;
-  state.actions.push({ verb: 'patch', target: coreRef(pod, 'Pod'), patchType: 'merge', patch, reason });
+  state.rec.act({ verb: 'patch', target: coreRef(pod, 'Pod'), patchType: 'merge', patch, reason });
   return true;
 }
 
@@ -175,14 +176,14 @@ export function deletePodNow(state: RoundState, pod: Pod, reason: string): void 
   const name = pod.metadata?.name ?? '';
   const action: Action = { verb: 'delete', target: coreRef(pod, 'Pod'), reason };
   if (pod.metadata?.uid) action.preconditions = { uid: pod.metadata.uid };
-  state.actions.push(action);
   state.deleted.add(name);
-  emitEvent(
-    state,
-    'Normal',
-    'SuccessfulDelete',
-    `delete Pod ${name} in StatefulSet ${state.set.metadata.name ?? ''} successful`,
-  );
+  state.rec
+    .act(action)
+    .event(
+      'Normal',
+      'SuccessfulDelete',
+      `delete Pod ${name} in StatefulSet ${state.set.metadata.name ?? ''} successful`,
+    );
 }
 
 /**
@@ -220,18 +221,7 @@ export function deleteProcedure(
  * through the round's in-place cache, so the pods of one update wave share one decode.
  */
 export function podUpdateCompleted(state: RoundState, pod: Pod): boolean {
-  const a = pod.metadata?.annotations;
-  const annotated =
-    !!a &&
-    (a[ANNOTATION_INPLACE_UPDATE_STATE] !== undefined ||
-      a[ANNOTATION_INPLACE_UPDATE_STATE_LEGACY] !== undefined ||
-      a[ANNOTATION_INPLACE_UPDATE_GRACE] !== undefined ||
-      a[ANNOTATION_INPLACE_UPDATE_GRACE_LEGACY] !== undefined);
-  // Without any in-place annotation the check passes at once (R2.6.1 steps 1–2).
-  return (
-    !annotated ||
-    checkPodUpdateCompleted(pod, { featureGates: state.gates, cache: state.inPlaceCache }).completed
-  );
+  return checkPodUpdateCompleted(pod, { featureGates: state.gates, cache: state.inPlaceCache }).completed;
 }
 
 /** Lifecycle states the §R11.3 refresh table can move a pod out of. */
@@ -309,7 +299,7 @@ export function refreshPod(state: RoundState, pod: Pod): { lifecycleChanged: boo
       cache: state.inPlaceCache,
     });
     if (r.error !== undefined) return { lifecycleChanged: false, error: `refresh pod ${name}: ${r.error}` };
-    requeue(state, r.delaySeconds);
+    state.rec.requeueAfter(timedWait(r.delaySeconds));
     refreshed = r.pod;
   }
   // At most one transition per pod per round: the target is computed from the observed pod, so a
@@ -383,13 +373,13 @@ export function createMissingClaims(state: RoundState, pod: Pod, reason: string)
       if (refs.length > 0) created = { ...claim, metadata: { ...claim.metadata, ownerReferences: refs } };
     }
     putClaim(state, name, created);
-    state.actions.push({ verb: 'create', object: created as unknown as KubeObject, reason });
-    emitEvent(
-      state,
-      'Normal',
-      'SuccessfulCreate',
-      `create Claim ${name} Pod ${pod.metadata?.name ?? ''} in StatefulSet ${state.set.metadata.name ?? ''} success`,
-    );
+    state.rec
+      .act({ verb: 'create', object: created as unknown as KubeObject, reason })
+      .event(
+        'Normal',
+        'SuccessfulCreate',
+        `create Claim ${name} Pod ${pod.metadata?.name ?? ''} in StatefulSet ${state.set.metadata.name ?? ''} success`,
+      );
   }
   return errors.length > 0 ? errors.join('; ') : undefined;
 }
@@ -424,7 +414,7 @@ export function fixClaimRetention(state: RoundState, pod: Pod): void {
       ...existing,
       metadata: { ...existing.metadata, ownerReferences: u.ownerReferences },
     });
-    state.actions.push({
+    state.rec.act({
       verb: 'patch',
       target: coreRef(existing, 'PersistentVolumeClaim'),
       patchType: 'merge',

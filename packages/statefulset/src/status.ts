@@ -87,27 +87,24 @@ function quantityReader(): (q: unknown) => bigint {
 }
 
 /**
- * §13.2 `volumeClaims`: one entry per claim template; `compatibleReplicas` counts slot pods whose
- * claim exists, is not terminating and requests at least the template's storage;
- * `compatibleReadyReplicas` those whose claim's capacity also reaches it.
+ * §13.2 `volumeClaims`, one entry per claim template: `compatibleReplicas` counts the slots whose
+ * claim (from `claimsOf(template name)`, `undefined` for a slot without one) exists, is not
+ * terminating and requests at least the template's storage; `compatibleReadyReplicas` those
+ * whose claim's capacity also reaches it.
  */
-export function computeVolumeClaimStatus(
+function volumeClaimEntries(
   set: StatefulSet,
-  slotPods: Iterable<Pod | null | undefined>,
-  lookup: (name: string) => PersistentVolumeClaim | undefined,
+  claimsOf: (templateName: string) => Iterable<PersistentVolumeClaim | undefined>,
 ): VolumeClaimStatus[] {
   const templates = set.spec.volumeClaimTemplates ?? [];
   if (templates.length === 0) return [];
   const quantity = quantityReader();
-  const ordinals: number[] = [];
-  for (const p of slotPods) if (p) ordinals.push(ordinalOf(p.metadata?.name));
   return templates.map((t) => {
     const tname = t.metadata?.name ?? '';
     const want = quantity(t.spec?.resources?.requests?.storage);
     let compatible = 0;
     let ready = 0;
-    for (const o of ordinals) {
-      const claim = lookup(claimName(tname, set.metadata.name ?? '', o));
+    for (const claim of claimsOf(tname)) {
       if (!claim || claim.metadata?.deletionTimestamp) continue;
       if (quantity(claim.spec?.resources?.requests?.storage) < want) continue;
       compatible++;
@@ -115,6 +112,18 @@ export function computeVolumeClaimStatus(
     }
     return { volumeClaimName: tname, compatibleReplicas: compatible, compatibleReadyReplicas: ready };
   });
+}
+
+/** §13.2 `volumeClaims` over the slot pods (null entries skipped), claims looked up by name (R3.13). */
+export function computeVolumeClaimStatus(
+  set: StatefulSet,
+  slotPods: Iterable<Pod | null | undefined>,
+  lookup: (name: string) => PersistentVolumeClaim | undefined,
+): VolumeClaimStatus[] {
+  const setName = set.metadata.name ?? '';
+  const ordinals: number[] = [];
+  for (const p of slotPods) if (p) ordinals.push(ordinalOf(p.metadata?.name));
+  return volumeClaimEntries(set, (tname) => ordinals.map((o) => lookup(claimName(tname, setName, o))));
 }
 
 /**
@@ -138,9 +147,9 @@ function claimOrdinal(name: string, prefix: string): number | undefined {
 
 /**
  * §13.2 `volumeClaims` over a replica range, from the claims rather than the slots: every desired
- * ordinal is a slot (a pod or a new pod object), so a claim counts when its name is the claim of
- * a desired ordinal — what {@link computeVolumeClaimStatus} gives over the whole slot array, in
- * time linear in the claims, whatever `spec.replicas` is.
+ * ordinal is a slot (a pod or a new pod object), so the claims of the slots are the claims whose
+ * name is the claim of a desired ordinal — what {@link computeVolumeClaimStatus} reads over the
+ * whole slot array, in time linear in the claims, whatever `spec.replicas` is.
  *
  * Example: template `data` (1Gi), set `web`, range {0, 1, 2}, claims `data-web-0` (1Gi bound) and
  * `data-web-7` → `{volumeClaimName: 'data', compatibleReplicas: 1, compatibleReadyReplicas: 1}`.
@@ -150,24 +159,14 @@ export function volumeClaimStatusOfRange(
   range: ReplicaRange,
   claims: ReadonlyMap<string, PersistentVolumeClaim>,
 ): VolumeClaimStatus[] {
-  const templates = set.spec.volumeClaimTemplates ?? [];
-  if (templates.length === 0) return [];
-  const quantity = quantityReader();
-  return templates.map((t) => {
-    const tname = t.metadata?.name ?? '';
-    const want = quantity(t.spec?.resources?.requests?.storage);
+  return volumeClaimEntries(set, (tname) => {
     const prefix = `${tname}-${set.metadata.name ?? ''}-`;
-    let compatible = 0;
-    let ready = 0;
+    const ofRange: PersistentVolumeClaim[] = [];
     for (const [name, claim] of claims) {
       const o = claimOrdinal(name, prefix);
-      if (o === undefined || !inRange(range, o)) continue;
-      if (claim.metadata?.deletionTimestamp) continue;
-      if (quantity(claim.spec?.resources?.requests?.storage) < want) continue;
-      compatible++;
-      if (quantity(claim.status?.capacity?.storage) >= want) ready++;
+      if (o !== undefined && inRange(range, o)) ofRange.push(claim);
     }
-    return { volumeClaimName: tname, compatibleReplicas: compatible, compatibleReadyReplicas: ready };
+    return ofRange;
   });
 }
 

@@ -1,8 +1,9 @@
-// The rolling update's candidates (docs/reference/statefulset.md R9.1–R9.5, `sortPodsToUpdate`)
-// over the slots a round built (slots.ts): the same list `sortPodsToUpdate` gives over the whole
-// slot array, restricted to the built slots. The missing ordinals that were only counted never
-// act in the update walk (they are not created yet), but they hold places in the list and so
-// decide where it is cut to `replicas − partition`: they are counted in, by number.
+// The rolling update's candidates (docs/reference/statefulset.md R9.1–R9.5, `sortPodsToUpdate`),
+// written once over a slot layout (slots.ts): the round's layout holds the slots it built, and the
+// missing ordinals it only counted never act in the update walk (they are not created yet) but
+// hold places in the list and so decide where it is cut to `replicas − partition`: they are
+// counted in, by number. A whole slot array (R3.7, the upstream function's input) is the layout
+// in which every slot is built (`sortPodsToUpdate`).
 import type { RollingUpdateStatefulSetStrategy } from '@kruise-ts/api';
 import {
   type FeatureGates,
@@ -11,9 +12,11 @@ import {
   sortUpdateIndexesByPriority,
 } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
+import { OrdinalSet } from './ordinalSet';
 import { desiredUpTo } from './ordinals';
 import { isTerminating } from './predicates';
-import { countedAbove, countedSlots, desiredCount, type SlotLayout } from './slots';
+import type { Slots } from './revisionChoice';
+import { countedAbove, countedSlots, desiredCount, type Slot, type SlotLayout } from './slots';
 
 /** Group A of R9.3: terminating or already updated (R9.4); group B: the rest. */
 function inGroupA(pod: Pod, updateRevision: string, featureGates?: Partial<FeatureGates>): boolean {
@@ -88,4 +91,46 @@ export function orderSlotsToUpdate(
     if (beforeB + j < maxUpdate) out.push(k);
   });
   return out;
+}
+
+/**
+ * R9.1–R9.5 `sortPodsToUpdate`: the slot indexes a rolling update visits, in order, over a whole
+ * slot array read by index. The array is the layout of the range `[0, length)` whose empty slots
+ * are reserved and whose other slots are all built, so the list is {@link orderSlotsToUpdate}'s.
+ *
+ * Ordered (no `unorderedUpdate`): from the highest index down to `partition` (inclusive),
+ * skipping empty slots, at most `replicas − partition` entries. Unordered: all non-empty slots
+ * from the highest index down, split into group A (terminating, or updated per R9.4) and group
+ * B (the rest, priority-sorted when a strategy is set, ties → higher index first); A then B,
+ * cut to `replicas − partition`.
+ *
+ * Examples (upstream `TestSortPodsToUpdate`): 3 pods, no partition → `[2, 1, 0]`; replicas 10,
+ * partition 6, slots `[r0,r0,r0,∅,r0,r0,r0,r1,r1,r0,∅,r0]` → `[8, 7, 11, 9]`.
+ */
+export function sortPodsToUpdate(
+  rollingUpdate: RollingUpdateStatefulSetStrategy | null | undefined,
+  updateRevision: string,
+  totalReplicas: number,
+  slots: Slots,
+  featureGates?: Partial<FeatureGates>,
+): number[] {
+  const built: Slot[] = [];
+  const empty: number[] = [];
+  for (let i = 0; i < slots.length; i++) {
+    const pod = slots[i];
+    if (pod) built.push({ index: i, ordinal: i, pod, isNew: false });
+    else empty.push(i);
+  }
+  const layout: SlotLayout = {
+    range: { start: 0, end: slots.length, reserved: OrdinalSet.of(empty) },
+    slots: built,
+    condemned: [],
+    observedOrdinals: built.map((s) => s.ordinal),
+    missing: 0,
+    built: 0,
+    currentMissing: 0,
+  };
+  return orderSlotsToUpdate(rollingUpdate, updateRevision, totalReplicas, layout, featureGates).map(
+    (k) => built[k].index,
+  );
 }

@@ -4,8 +4,8 @@
 import { comparePriority } from '@kruise-ts/core';
 import { describe, expect, it } from 'vitest';
 import { updateStatefulSet } from '../src/control';
-import { sortPodsToUpdate } from '../src/revisionChoice';
 import { updateMaxUnavailable } from '../src/rollingUpdatePhase';
+import { sortPodsToUpdate } from '../src/updateOrder';
 import { pod } from './fixtures';
 import { NOW, type PodSpec, podActions, run, scene } from './scene';
 

@@ -21,8 +21,9 @@ import {
   podClaimIsStale,
   updateClaimOwnerRefForSetAndPod,
 } from '../src/pvc';
-import { isCurrentRevisionNeeded, sortPodsToUpdate } from '../src/revisionChoice';
+import { isCurrentRevisionNeeded } from '../src/revisionChoice';
 import { candidateRevision, getStatefulSetRevisions } from '../src/revisions';
+import { sortPodsToUpdate } from '../src/updateOrder';
 import { bareSet, loadCases, NOW_MS, pod } from './fixtures';
 
 const named = (vs: any[]) => vs.map((v, i) => [`#${i} ${v.test} ${v.case}`, v] as [string, any]);

@@ -3,11 +3,11 @@
 // the requeue delay (§11), as one pure function returning actions.
 import type { KubeObject, UnitedDeploymentStatus } from '@kruise-ts/api';
 import {
-  type Action,
   formatFieldError,
   type InputShape,
   parseTime,
   type ReconcileOptions,
+  ReconcileRecorder,
   type ReconcileResult,
   refOf,
   withDistinctObserved,
@@ -90,20 +90,20 @@ function asStatus(s: UDStatus): UnitedDeploymentStatus {
   } as UnitedDeploymentStatus;
 }
 
-/** §11: collects requested delays; the smallest positive one wins. */
-class DurationStore {
-  private min = Number.POSITIVE_INFINITY;
-  constructor(private readonly nowMs: number) {}
-  push(seconds: number): void {
-    if (seconds > 0 && seconds < this.min) this.min = seconds;
-  }
-  seconds(): number | undefined {
-    return this.min === Number.POSITIVE_INFINITY ? undefined : Math.ceil(this.min * 1000) / 1000;
-  }
-  at(): string | undefined {
-    const s = this.seconds();
-    return s === undefined ? undefined : new Date(this.nowMs + s * 1000).toISOString();
-  }
+/**
+ * §11: records a requested delay on the reconcile's recorder, where the smallest wins. Only a
+ * positive, finite delay counts (a delay already over asks for nothing), rounded up to the
+ * millisecond; rounding each request up keeps the smallest request's rounding, since rounding up
+ * never reorders two delays.
+ */
+function requestDelay(rec: ReconcileRecorder, seconds: number): void {
+  if (seconds > 0 && Number.isFinite(seconds)) rec.requeueAfter(Math.ceil(seconds * 1000) / 1000);
+}
+
+/** §11: the instant the recorded delay ends, kept in the state when a reconcile fails before its end. */
+function requeueAt(rec: ReconcileRecorder, nowMs: number): string | undefined {
+  const s = rec.requeueAfterSeconds;
+  return s === undefined ? undefined : new Date(nowMs + s * 1000).toISOString();
 }
 
 /**
@@ -181,45 +181,38 @@ function reconcileDistinct(
   const now = input.now;
   const nowMs = parseTime(now)?.getTime() ?? 0;
   const udRef = refOf(ud);
-  if (ud.metadata.deletionTimestamp) {
-    return { actions: [], status: asStatus(oldStatus), errors: [], controllerState: prevState };
-  }
+  // the actions and events in the order issued, and the §11 requeue-duration store
+  const rec = new ReconcileRecorder(udRef);
+  if (ud.metadata.deletionTimestamp) return rec.result(asStatus(oldStatus), { controllerState: prevState });
   const errors = validateUnitedDeployment(ud);
   if (errors.length > 0) {
     const message = errors.map(formatFieldError).join('; ');
-    return {
-      actions: [{ verb: 'event', involvedObject: udRef, type: 'Warning', reason: 'InvalidSpec', message }],
-      status: asStatus(oldStatus),
-      errors,
-      controllerState: prevState,
-    };
+    return rec
+      .event('Warning', 'InvalidSpec', message)
+      .result(asStatus(oldStatus), { errors, controllerState: prevState });
   }
 
-  const actions: Action[] = [];
-  const delays = new DurationStore(nowMs);
   if (prevState.requeueAt)
-    delays.push(((parseTime(prevState.requeueAt)?.getTime() ?? Number.NaN) - nowMs) / 1000);
+    requestDelay(rec, ((parseTime(prevState.requeueAt)?.getTime() ?? Number.NaN) - nowMs) / 1000);
   const unschedulable: Record<string, UnschedulableStatus> = {};
+  // a failed step: a Warning event, no status write, and the delays asked for so far kept for the
+  // next reconcile (§11)
   const fail = (
     reason: string,
     message: string,
   ): ReconcileResult<UnitedDeploymentStatus, UnitedDeploymentControllerState> => {
-    actions.push({ verb: 'event', involvedObject: udRef, type: 'Warning', reason, message });
-    const requeueAt = delays.at();
-    return {
-      actions,
-      status: asStatus(oldStatus),
-      errors: [],
-      ...(delays.seconds() !== undefined ? { requeueAfterSeconds: delays.seconds() } : {}),
-      controllerState: { ...(requeueAt ? { requeueAt } : {}), unschedulable },
-    };
+    rec.event('Warning', reason, message);
+    const at = requeueAt(rec, nowMs);
+    return rec.result(asStatus(oldStatus), {
+      controllerState: { ...(at ? { requeueAt: at } : {}), unschedulable },
+    });
   };
 
   // 3. subset status entries; 4. revisions; 5. kind.
   const subsetStatuses = ensureSubsetStatuses(ud);
   const kind = templateKindOf(ud.spec.template) as SubsetKind;
   const revisions = manageRevisions(ud, kind, input.revisions ?? []);
-  actions.push(...revisions.actions);
+  rec.act(...revisions.actions);
   const expectedRevision = revisions.updatedRevision.metadata?.name ?? '';
 
   // 6. discovery (§7.1).
@@ -229,7 +222,7 @@ function reconcileDistinct(
     adopt: 'AdoptSubset',
     release: 'ReleaseSubset',
   });
-  actions.push(...claim.actions);
+  rec.act(...claim.actions);
   const unlabeled = claim.claimed.find((w) => !w.metadata.labels?.[LABEL_SUBSET_NAME]);
   if (unlabeled) {
     return fail(
@@ -244,7 +237,7 @@ function reconcileDistinct(
     const name = w.metadata.labels![LABEL_SUBSET_NAME];
     if (nameToSubset.has(name)) {
       if (!w.metadata.deletionTimestamp) {
-        actions.push({ verb: 'delete', target: workloadRef(w), reason: 'DeleteDuplicateSubset' });
+        rec.act({ verb: 'delete', target: workloadRef(w), reason: 'DeleteDuplicateSubset' });
       }
       continue;
     }
@@ -269,7 +262,7 @@ function reconcileDistinct(
       });
       if (i >= 0 && r.subsetStatus) subsetStatuses[i] = r.subsetStatus;
       unschedulable[name] = r.unschedulableStatus;
-      for (const d of r.requeueAfterSeconds) delays.push(d);
+      for (const d of r.requeueAfterSeconds) requestDelay(rec, d);
     }
   }
 
@@ -296,7 +289,7 @@ function reconcileDistinct(
   let conditions: UDCondition[] = [...(oldStatus.conditions ?? [])];
   const plan: SubsetPlan = { ud, kind, owner, expectedRevision, nextReplicas, nextPartitions, nameToSubset };
   const provision = provisionSubsets(plan, input.subsets);
-  actions.push(...provision.actions);
+  rec.act(...provision.actions);
   const provisionErrors = provision.errors;
   if (provisionErrors.length > 0) {
     // Q5: SubsetProvisioned=False/Error is built upstream but never persisted.
@@ -304,14 +297,14 @@ function reconcileDistinct(
   }
   if (provision.provisioned)
     conditions = setUDCondition(conditions, { type: CONDITION_SUBSET_PROVISIONED, status: 'True' }, now);
-  if (provision.created && adaptive) delays.push(settings.rescheduleCriticalSeconds); // §5.4 item 2
+  if (provision.created && adaptive) requestDelay(rec, settings.rescheduleCriticalSeconds); // §5.4 item 2
 
   // 10. updates (§7.3).
   const update = updateSubsets(plan);
-  actions.push(...update.actions);
+  rec.act(...update.actions);
   const updateErrors = update.errors;
   if (updateErrors.length > 0) {
-    if (adaptive && update.scalingUp) delays.push(settings.rescheduleCriticalSeconds); // §5.4 item 3
+    if (adaptive && update.scalingUp) requestDelay(rec, settings.rescheduleCriticalSeconds); // §5.4 item 3
     return fail('UpdateSubsetsFailed', updateErrors.join('; '));
   }
   if (update.updated)
@@ -332,14 +325,9 @@ function reconcileDistinct(
   if (!statusUnchanged(ud, oldStatus, next)) {
     status =
       ud.metadata.generation !== undefined ? { ...next, observedGeneration: ud.metadata.generation } : next;
-    actions.push({ verb: 'updateStatus', target: udRef, status, reason: 'UpdateStatus' });
+    rec.act({ verb: 'updateStatus', target: udRef, status, reason: 'UpdateStatus' });
   }
-  const requeue = delays.seconds();
-  return {
-    actions,
-    status: asStatus(status),
-    errors: [],
-    ...(requeue !== undefined ? { requeueAfterSeconds: requeue } : {}),
+  return rec.result(asStatus(status), {
     controllerState: { unschedulable } satisfies UnitedDeploymentControllerState,
-  };
+  });
 }

@@ -8,10 +8,10 @@ import {
   setDefaultsAdvancedCronJob,
 } from '@kruise-ts/api';
 import {
-  type Action,
   type InputShape,
   invalid,
   type ReconcileOptions,
+  ReconcileRecorder,
   type ReconcileResult,
   refOf,
   withWellFormedInput,
@@ -115,38 +115,19 @@ function reconcileAdvancedCronJobChecked(
 ): ReconcileResult<AdvancedCronJobStatus, AdvancedCronJobControllerState> {
   const raw = input.advancedCronJob;
   const prev: AdvancedCronJobStatus = raw?.status ?? {};
-  if (!raw?.metadata || !raw.spec)
-    return { actions: [], status: prev, errors: [], controllerState: input.controllerState };
+  // Until the reconcile has an outcome, the state is handed back as given.
+  const kept = { controllerState: input.controllerState };
+  if (!raw?.metadata || !raw.spec) return { actions: [], status: prev, errors: [], ...kept };
+  const rec = new ReconcileRecorder(refOf(raw));
   const nowMs = nowMillis(input.now);
   if (nowMs === undefined)
-    return {
-      actions: [],
-      status: prev,
-      errors: [invalid('now', input.now, 'not a valid time')],
-      controllerState: input.controllerState,
-    };
+    return rec.result(prev, { errors: [invalid('now', input.now, 'not a valid time')], ...kept });
   const zone = resolveDefaultZone(options.defaultTimeZone);
   const acj = setDefaultsAdvancedCronJob(raw, { old: raw, featureGates: options.featureGates });
   if (!options.skipValidation) {
     const errors = validateAdvancedCronJob(acj, undefined, { defaultTimeZone: zone });
-    if (errors.length > 0)
-      return { actions: [], status: prev, errors, controllerState: input.controllerState };
+    if (errors.length > 0) return rec.result(prev, { errors, ...kept });
   }
-  const end = (
-    actions: Action[],
-    status: AdvancedCronJobStatus,
-    outcome: AdvancedCronJobOutcome,
-    requeueMs?: number,
-  ) => {
-    const res: ReconcileResult<AdvancedCronJobStatus, AdvancedCronJobControllerState> = {
-      actions,
-      status,
-      errors: [],
-      controllerState: { outcome } satisfies AdvancedCronJobControllerState,
-    };
-    if (requeueMs !== undefined) res.requeueAfterSeconds = seconds(requeueMs);
-    return res;
-  };
 
   // AC4.1–AC4.5: kind, children, classes, status.
   const kind = templateKind(acj);
@@ -155,38 +136,42 @@ function reconcileAdvancedCronJobChecked(
     class: classifyChild(kind, object),
   }));
   const status = advancedCronJobStatus(kind, children);
-  const actions: Action[] = [];
+  /** The result after the recorded actions, with its outcome, asking to run again `requeueMs` from now. */
+  const end = (outcome: AdvancedCronJobOutcome, requeueMs?: number) =>
+    rec
+      .requeueAfter(requeueMs === undefined ? undefined : seconds(requeueMs))
+      .result(status, { controllerState: { outcome } satisfies AdvancedCronJobControllerState });
   if (!sameJSON(status, prev))
-    actions.push({ verb: 'updateStatus', target: refOf(acj), status, reason: 'UpdateStatus' });
+    rec.act({ verb: 'updateStatus', target: refOf(acj), status, reason: 'UpdateStatus' });
 
   // AC4.6: history cleanup (also when paused).
   const of = (c: ClassifiedChild['class']) => children.filter((x) => x.class === c).map((x) => x.object);
-  actions.push(...historyDeletes(of('failed'), acj.spec.failedJobsHistoryLimit));
-  actions.push(...historyDeletes(of('successful'), acj.spec.successfulJobsHistoryLimit));
+  rec.act(...historyDeletes(of('failed'), acj.spec.failedJobsHistoryLimit));
+  rec.act(...historyDeletes(of('successful'), acj.spec.successfulJobsHistoryLimit));
 
   // AC4.7
-  if (acj.spec.paused) return end(actions, status, 'Paused');
+  if (acj.spec.paused) return end('Paused');
 
   // AC4.8–AC4.9
   const parsed = controllerSchedule(acj.spec, zone);
-  if ('error' in parsed) return end(actions, status, 'UnparsableSchedule');
+  if ('error' in parsed) return end('UnparsableSchedule');
   const earliest = timeMillis(status.lastScheduleTime) ?? timeMillis(acj.metadata.creationTimestamp) ?? nowMs;
   const due = findDueSlot(parsed.schedule, earliest, nowMs, acj.spec.startingDeadlineSeconds);
-  if (due.tooManyMissed) return end(actions, status, 'TooManyMissed');
+  if (due.tooManyMissed) return end('TooManyMissed');
   const requeue = due.next === undefined ? undefined : due.next - nowMs;
-  if (due.missed === undefined) return end(actions, status, 'NothingDue', requeue);
+  if (due.missed === undefined) return end('NothingDue', requeue);
 
   // AC4.10
   const active = of('active');
   const policy = acj.spec.concurrencyPolicy ?? 'Allow';
-  if (policy === 'Forbid' && active.length > 0) return end(actions, status, 'ForbidBlocked', requeue);
+  if (policy === 'Forbid' && active.length > 0) return end('ForbidBlocked', requeue);
   if (policy === 'Replace') {
-    for (const c of active) actions.push({ verb: 'delete', target: refOf(c), reason: 'ReplaceActive' });
+    for (const c of active) rec.act({ verb: 'delete', target: refOf(c), reason: 'ReplaceActive' });
   }
 
   // AC4.11–AC4.12
   const child = newChildForSlot(acj, due.missed);
-  if (!child) return end(actions, status, 'NoTemplate', requeue);
-  actions.push({ verb: 'create', object: child, reason: `Create${kind}` });
-  return end(actions, status, 'Created', requeue);
+  if (!child) return end('NoTemplate', requeue);
+  rec.act({ verb: 'create', object: child, reason: `Create${kind}` });
+  return end('Created', requeue);
 }

@@ -16,6 +16,7 @@ import {
   type InputShape,
   invalid,
   type ReconcileOptions,
+  ReconcileRecorder,
   type ReconcileResult,
   refOf,
   withWellFormedInput,
@@ -192,25 +193,21 @@ function reconcileImageListPullJobChecked(
 ): ReconcileResult<ImageListPullJobStatus, ImageListPullJobControllerState> {
   const raw = input.imageListPullJob;
   const prev: ImageListPullJobStatus = raw?.status ?? { desired: 0 };
-  const state = input.controllerState;
+  // The state is handed back as given (the controller keeps none) on every path.
+  const kept = { controllerState: input.controllerState };
   if (!raw?.metadata || !raw.spec || raw.metadata.deletionTimestamp)
-    return { actions: [], status: prev, errors: [], controllerState: state };
+    return { actions: [], status: prev, errors: [], ...kept };
+  const rec = new ReconcileRecorder(refOf(raw));
   const nowMs = nowMillis(input.now);
   if (nowMs === undefined)
-    return {
-      actions: [],
-      status: prev,
-      errors: [invalid('now', input.now, 'not a valid time')],
-      controllerState: state,
-    };
+    return rec.result(prev, { errors: [invalid('now', input.now, 'not a valid time')], ...kept });
   const job = setDefaultsImageListPullJob(raw);
   const errors = validateImageListPullJob(job);
-  if (errors.length > 0) return { actions: [], status: prev, errors, controllerState: state };
+  if (errors.length > 0) return rec.result(prev, { errors, ...kept });
 
-  const actions: Action[] = [];
   const hash = listJobTemplateHash(job);
   if (job.metadata.labels?.[LABEL_CONTROLLER_REVISION_HASH] !== hash) {
-    actions.push({
+    rec.act({
       verb: 'patch',
       target: refOf(job),
       patchType: 'merge',
@@ -221,13 +218,12 @@ function reconcileImageListPullJobChecked(
   const ttl = job.spec.completionPolicy?.ttlSecondsAfterFinished;
   if (job.status?.completionTime) {
     const done = timeMillis(job.status.completionTime);
-    let requeueAfterSeconds: number | undefined;
     if (ttl !== undefined && ttl !== null && done !== undefined) {
       const left = done + ttl * 1000 - nowMs;
-      if (left <= 0) actions.push({ verb: 'delete', target: refOf(job), reason: 'TTLExpired' });
-      else requeueAfterSeconds = seconds(left);
+      if (left <= 0) rec.act({ verb: 'delete', target: refOf(job), reason: 'TTLExpired' });
+      else rec.requeueAfter(seconds(left));
     }
-    return { actions, status: prev, errors: [], requeueAfterSeconds, controllerState: state };
+    return rec.result(prev, kept);
   }
 
   const children = listJobChildren(job, input.imagePullJobs ?? []);
@@ -249,23 +245,15 @@ function reconcileImageListPullJobChecked(
         reason: 'CreateImagePullJob',
       });
   }
-  actions.push(...creates, ...deletes);
+  rec.act(...creates, ...deletes);
   for (const [n, verb] of [
     [creates.length, 'Create'],
     [deletes.length, 'Delete'],
   ] as const) {
-    if (n > 0)
-      actions.push({
-        verb: 'event',
-        involvedObject: refOf(job),
-        type: 'Normal',
-        reason: `${verb}ImagePullJob`,
-        message: `${verb} ${n} ImagePullJob`,
-      });
+    if (n > 0) rec.event('Normal', `${verb}ImagePullJob`, `${verb} ${n} ImagePullJob`);
   }
   if (!sameJSON(status, prev))
-    actions.push({ verb: 'updateStatus', target: refOf(job), status, reason: 'UpdateStatus' });
-  let requeueAfterSeconds: number | undefined;
-  if (status.completionTime && ttl !== undefined && ttl !== null) requeueAfterSeconds = Math.max(1, ttl);
-  return { actions, status, errors: [], requeueAfterSeconds, controllerState: state };
+    rec.act({ verb: 'updateStatus', target: refOf(job), status, reason: 'UpdateStatus' });
+  if (status.completionTime && ttl !== undefined && ttl !== null) rec.requeueAfter(Math.max(1, ttl));
+  return rec.result(status, kept);
 }

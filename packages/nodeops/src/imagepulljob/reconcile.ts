@@ -15,6 +15,7 @@ import {
   type InputShape,
   invalid,
   type ReconcileOptions,
+  ReconcileRecorder,
   type ReconcileResult,
   refOf,
   withWellFormedInput,
@@ -124,88 +125,69 @@ function reconcileImagePullJobChecked(
 ): ReconcileResult<ImagePullJobStatus, ImagePullJobControllerState> {
   const raw = input.imagePullJob;
   const prev = normalizeImagePullJobStatus(raw?.status);
-  const state = input.controllerState;
-  if (!raw?.metadata || !raw.spec) return { actions: [], status: prev, errors: [], controllerState: state };
+  // Until the job's targets are known (§4.1 item 5), the state is handed back as given.
+  const kept = { controllerState: input.controllerState };
+  if (!raw?.metadata || !raw.spec) return { actions: [], status: prev, errors: [], ...kept };
+  const rec = new ReconcileRecorder(refOf(raw));
   const nowMs = nowMillis(input.now);
   if (nowMs === undefined)
-    return {
-      actions: [],
-      status: prev,
-      errors: [invalid('now', input.now, 'not a valid time')],
-      controllerState: state,
-    };
+    return rec.result(prev, { errors: [invalid('now', input.now, 'not a valid time')], ...kept });
   const now = rfc3339(nowMs);
   const job = setDefaultsImagePullJob(raw, { old: raw });
   const daemonNs = options.daemonConfigNamespace ?? KRUISE_DAEMON_CONFIG_NAMESPACE;
   const secrets = input.secrets ?? [];
 
-  if (job.metadata.deletionTimestamp) {
-    return { actions: finalize(job, secrets, daemonNs), status: prev, errors: [], controllerState: state };
-  }
+  if (job.metadata.deletionTimestamp) return rec.act(...finalize(job, secrets, daemonNs)).result(prev, kept);
   const errors = validateImagePullJob(job);
-  if (errors.length > 0) return { actions: [], status: prev, errors, controllerState: state };
+  if (errors.length > 0) return rec.result(prev, { errors, ...kept });
 
   if (job.status?.completionTime) {
-    const actions = finalize(job, secrets, daemonNs);
+    rec.act(...finalize(job, secrets, daemonNs));
     const ttl = job.spec.completionPolicy?.ttlSecondsAfterFinished;
     const done = timeMillis(job.status.completionTime);
-    let requeueAfterSeconds: number | undefined;
     if (ttl !== undefined && ttl !== null && done !== undefined) {
       const left = done + ttl * 1000 - nowMs;
-      if (left <= 0) actions.push({ verb: 'delete', target: refOf(job), reason: 'TTLExpired' });
-      else requeueAfterSeconds = seconds(left);
+      if (left <= 0) rec.act({ verb: 'delete', target: refOf(job), reason: 'TTLExpired' });
+      else rec.requeueAfter(seconds(left));
     }
-    return { actions, status: prev, errors: [], requeueAfterSeconds, controllerState: state };
+    return rec.result(prev, kept);
   }
 
-  const actions: Action[] = [];
   const fins = job.metadata.finalizers ?? [];
   if (!fins.includes(DELETION_PROTECTION_FINALIZER))
-    actions.push(finalizerPatch(job, [...fins, DELETION_PROTECTION_FINALIZER]));
+    rec.act(finalizerPatch(job, [...fins, DELETION_PROTECTION_FINALIZER]));
 
   const targets = getNodeImagesForJob(job, input.nodeImages ?? [], input.pods ?? [], input.podUpdateOrder);
-  const nextState: ImagePullJobControllerState = { nodeImages: targets.map((n) => n.metadata.name ?? '') };
+  const next = { controllerState: { nodeImages: targets.map((n) => n.metadata.name ?? '') } };
   const rng = rngFor(options.seed);
   const synced = syncPullSecrets(job, secrets, {
     daemonConfigNamespace: daemonNs,
     namespaces: input.namespaces,
     rng,
   });
-  actions.push(...synced.actions);
-  if (synced.error !== undefined) {
-    actions.push({
-      verb: 'event',
-      involvedObject: refOf(job),
-      type: 'Warning',
-      reason: 'SyncSecretsFailed',
-      message: synced.error,
-    });
-    return {
-      actions,
-      status: prev,
-      errors: [],
-      requeueAfterSeconds: SECRET_SYNC_RETRY_SECONDS,
-      controllerState: nextState,
-    };
-  }
+  rec.act(...synced.actions);
+  if (synced.error !== undefined)
+    return rec
+      .event('Warning', 'SyncSecretsFailed', synced.error)
+      .requeueAfter(SECRET_SYNC_RETRY_SECONDS)
+      .result(prev, next);
 
   const { status, notSynced } = calculateImagePullJobStatus(job, targets, synced.references, nowMs);
-  actions.push(...spreadJobToNodeImages(job, notSynced, status.active ?? 0, synced.references, now, rng));
+  rec.act(...spreadJobToNodeImages(job, notSynced, status.active ?? 0, synced.references, now, rng));
   const changed = !sameJSON(status, prev);
-  if (changed) actions.push({ verb: 'updateStatus', target: refOf(job), status, reason: 'UpdateStatus' });
+  if (changed) rec.act({ verb: 'updateStatus', target: refOf(job), status, reason: 'UpdateStatus' });
 
-  let requeueAfterSeconds: number | undefined;
   const cp = job.spec.completionPolicy ?? {};
   if (status.completionTime) {
     // Upstream's own status write brings the finalizing reconcile at once (§4.2 item 4).
-    requeueAfterSeconds = 1;
+    rec.requeueAfter(1);
   } else if (
     cp.type !== 'Never' &&
     cp.activeDeadlineSeconds !== undefined &&
     cp.activeDeadlineSeconds !== null
   ) {
     const start = timeMillis(status.startTime) ?? nowMs;
-    requeueAfterSeconds = Math.max(1, seconds(start + cp.activeDeadlineSeconds * 1000 - nowMs));
+    rec.requeueAfter(Math.max(1, seconds(start + cp.activeDeadlineSeconds * 1000 - nowMs)));
   }
-  return { actions, status, errors: [], requeueAfterSeconds, controllerState: nextState };
+  return rec.result(status, next);
 }

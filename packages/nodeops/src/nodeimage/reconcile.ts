@@ -17,6 +17,7 @@ import {
   type InputShape,
   invalid,
   type ReconcileOptions,
+  ReconcileRecorder,
   type ReconcileResult,
   refOf,
   withWellFormedInput,
@@ -292,41 +293,32 @@ function reconcileNodeImageChecked(
 ): ReconcileResult<NodeImageStatus, NodeImageControllerState> {
   const ni = input.nodeImage;
   const prev: NodeImageStatus = ni?.status ?? { desired: 0 };
-  const state = input.controllerState;
+  // The state is handed back as given (the controller keeps none) on every path.
+  const kept = { controllerState: input.controllerState };
+  const name = input.nodeName ?? input.node?.metadata?.name ?? ni?.metadata.name ?? '';
+  const rec = new ReconcileRecorder({ apiVersion: APPS_V1ALPHA1, kind: 'NodeImage', name });
+  /** The result after the recorded actions and requeue. */
+  const done = (status = prev) => rec.result(status, kept);
   const nowMs = nowMillis(input.now);
   if (nowMs === undefined)
-    return {
-      actions: [],
-      status: prev,
-      errors: [invalid('now', input.now, 'not a valid time')],
-      controllerState: state,
-    };
-  const name = input.nodeName ?? input.node?.metadata?.name ?? ni?.metadata.name ?? '';
+    return rec.result(prev, { errors: [invalid('now', input.now, 'not a valid time')], ...kept });
   const node = input.node;
-  const none = (extra: Partial<ReconcileResult<NodeImageStatus, NodeImageControllerState>> = {}) =>
-    ({
-      actions: [],
-      status: prev,
-      errors: [],
-      controllerState: state,
-      ...extra,
-    }) as ReconcileResult<NodeImageStatus, NodeImageControllerState>;
 
   if (!node || node.metadata?.deletionTimestamp) {
     if (ni && !ni.metadata.deletionTimestamp && !(LABEL_FAKE_NODEIMAGE in (ni.metadata.labels ?? {})))
-      return none({ actions: [{ verb: 'delete', target: refOf(ni), reason: 'NodeGone' }] });
-    return none();
+      rec.act({ verb: 'delete', target: refOf(ni), reason: 'NodeGone' });
+    return done();
   }
   if (!ni) {
-    if (node.metadata?.labels?.type === 'virtual-kubelet') return none();
+    if (node.metadata?.labels?.type === 'virtual-kubelet') return done();
     const since = nodeReadySince(node);
-    if (since === undefined) return none();
+    if (since === undefined) return done();
     const left = since + (options.creationDelaySeconds ?? 30) * 1000 - nowMs;
-    if (left > 0) return none({ requeueAfterSeconds: seconds(left) });
+    if (left > 0) return rec.requeueAfter(seconds(left)).result(prev, kept);
     const object: NodeImage = { apiVersion: APPS_V1ALPHA1, kind: 'NodeImage', metadata: { name }, spec: {} };
-    return none({ actions: [{ verb: 'create', object, reason: 'CreateNodeImage' }], status: { desired: 0 } });
+    return rec.act({ verb: 'create', object, reason: 'CreateNodeImage' }).result({ desired: 0 }, kept);
   }
-  if (ni.metadata.deletionTimestamp) return none();
+  if (ni.metadata.deletionTimestamp) return done();
 
   const rng = rngFor(options.seed);
   const requeue = (waits: number[]) => {
@@ -336,19 +328,12 @@ function reconcileNodeImageChecked(
   };
   const maintained = maintainNodeImageSpec(ni, node, input.imagePullJobs, nowMs);
   if (maintained.nodeImage) {
-    return none({
-      actions: [{ verb: 'update', object: maintained.nodeImage, reason: 'UpdateNodeImageSpec' }],
-      requeueAfterSeconds: requeue(maintained.waits),
-    });
+    rec.act({ verb: 'update', object: maintained.nodeImage, reason: 'UpdateNodeImageSpec' });
+    return rec.requeueAfter(requeue(maintained.waits)).result(prev, kept);
   }
   const sup = superviseNodeImageStatus(ni, nowMs, (options.responseTimeoutSeconds ?? 600) * 1000);
-  const actions: Action[] = [];
   if (sup.status)
-    actions.push({ verb: 'updateStatus', target: refOf(ni), status: sup.status, reason: 'UpdateStatus' });
-  actions.push(...sup.events);
-  return none({
-    actions,
-    status: sup.status ?? prev,
-    requeueAfterSeconds: requeue([...maintained.waits, ...sup.waits]),
-  });
+    rec.act({ verb: 'updateStatus', target: refOf(ni), status: sup.status, reason: 'UpdateStatus' });
+  rec.act(...sup.events);
+  return rec.requeueAfter(requeue([...maintained.waits, ...sup.waits])).result(sup.status ?? prev, kept);
 }
