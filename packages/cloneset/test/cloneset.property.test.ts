@@ -1,7 +1,10 @@
-// Properties of reconcileCloneSet over random CloneSets, rollouts and pod populations: the
-// world reconciles, applies the actions (core's applyActions), lets a kubelet start, crash and
-// recover pods and a hook owner play the lifecycle hooks, and repeats until nothing changes.
-// Every reconcile is checked against an independent reading of the spec's budgets (oracle.ts).
+// Properties of reconcileCloneSet over random CloneSets, rollouts and pod populations: the test
+// reconciles, hands the actions to a simulated cluster (world.ts on @kruise-ts/cluster: store,
+// scheduler, and a kubelet that starts pods on seeded, jittered timings and, inside a failure
+// window, crashes containers or fails their readiness on its own), lets a hook owner play the
+// lifecycle hooks, lets a few seconds pass, and repeats until nothing changes. Every reconcile is
+// checked against an independent reading of the spec's budgets (oracle.ts); the kubelet's failures
+// show up there as pods that were already unavailable before the reconcile.
 import { type CloneSet, setDefaultsCloneSet } from '@kruise-ts/api';
 import type { Action } from '@kruise-ts/core';
 import { deepFreeze } from '@kruise-ts/core/testing';
@@ -27,8 +30,10 @@ export interface Scenario {
   excludePreparingDelete: boolean;
   hooks: boolean;
   markPodNotReady: boolean;
+  /** Probability that the kubelet fails a pod (per container start and per step) in the failure window. */
   crashProbability: number;
-  startProbability: number;
+  /** Spread of the kubelet's pull, start and readiness durations (0: pods ready in lockstep). */
+  jitter: number;
   specifyOne: 'none' | 'podsToDelete' | 'label';
   seed: number;
 }
@@ -49,7 +54,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
     hooks: fc.boolean(),
     markPodNotReady: fc.boolean(),
     crashProbability: fc.constantFrom(0, 0.05, 0.2),
-    startProbability: fc.constantFrom(1, 0.6),
+    jitter: fc.constantFrom(0, 0.8),
     specifyOne: fc.constantFrom('none', 'none', 'podsToDelete', 'label') as fc.Arbitrary<
       Scenario['specifyOne']
     >,
@@ -262,11 +267,10 @@ function settle(
   show(last);
   let quiet = 0;
   // stop after 4 quiet rounds (no action, every pod Running, Ready and Normal), once the crash
-  // window is over and every crashed pod recovered
-  for (let i = 0; i < maxSteps && (quiet < 4 || i < crashSteps || world.crashed.size > 0); i++) {
-    world.kubeletOptions.crashProbability = i < crashSteps ? s.crashProbability : 0;
-    world.kubelet();
-    world.advance(1 + (i % 3) * 2);
+  // window is over and the kubelet has nothing left scheduled (every failed pod recovered)
+  for (let i = 0; i < maxSteps && (quiet < 4 || i < crashSteps || !world.idle); i++) {
+    world.setFailures(i < crashSteps ? s.crashProbability : 0);
+    world.tick((1 + (i % 3) * 2) * 1000);
     last = step(world, s);
     show(last);
     const busy =
@@ -291,25 +295,25 @@ function worldAtRest(world: World): boolean {
 
 /** Runs one scenario: settle, change the template (and maybe replicas / a specified pod), settle again. */
 export function runScenario(s: Scenario, log?: (line: string) => void) {
-  const world = new World(cloneSetOf(s), {}, s.seed, {
-    startProbability: s.startProbability,
-    hookOwner: s.hooks,
-  });
+  const world = new World(cloneSetOf(s), { seed: s.seed, jitter: s.jitter, hookOwner: s.hooks });
   settle(world, s, 150, 0, log);
   world.updateSpec((cs) => changed(cs, s));
   if (s.specifyOne !== 'none') {
     const victim = world.pods()[0];
     if (victim) {
       if (s.specifyOne === 'label') {
-        world.apply([
-          {
-            verb: 'patch',
-            target: { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: victim.metadata!.name! },
-            patchType: 'merge',
-            patch: { metadata: { labels: { 'apps.kruise.io/specified-delete': 'true' } } },
-            reason: 'user',
-          },
-        ]);
+        world.apply(
+          [
+            {
+              verb: 'patch',
+              target: { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: victim.metadata!.name! },
+              patchType: 'merge',
+              patch: { metadata: { labels: { 'apps.kruise.io/specified-delete': 'true' } } },
+              reason: 'user',
+            },
+          ],
+          'user',
+        );
       } else {
         world.updateSpec((cs) => ({
           ...cs,
@@ -319,6 +323,10 @@ export function runScenario(s: Scenario, log?: (line: string) => void) {
     }
   }
   log?.('--- change');
+  // the failure window opens with the change: the first reconcile after it may already meet pods
+  // the kubelet failed (so a scale-in has unready pods to prefer, property 4b)
+  world.setFailures(s.crashProbability);
+  world.tick(1000);
   const last = settle(world, s, 400, 40, log);
   return { world, last };
 }

@@ -1,79 +1,117 @@
-// A tiny deterministic world for end-to-end tests: an object store driven by core's
-// applyActions, the CloneSet reconcile, and a kubelet that starts pods, applies in-place
-// image changes, recomputes Ready from readiness gates, and crashes/recovers pods on a
-// seeded schedule (those failures are the world's doing, not the controller's).
-import type { CloneSet, CloneSetStatus, KubeObject } from '@kruise-ts/api';
-import { type Action, createRng, type ReconcileResult, type Rng } from '@kruise-ts/core';
-import { applyActions } from '@kruise-ts/core/apply';
+// A small deterministic cluster for the CloneSet's end-to-end tests, built on @kruise-ts/cluster:
+// the test reconciles (reconcileCloneSet with its own options and cache) and hands the actions to
+// the cluster, whose store applies them (versions, generation, finalizers, garbage collection),
+// whose scheduler binds the pods to three nodes, and whose kubelet pulls, starts and readies them,
+// restarts a container whose image changed in place and recomputes Ready from the readiness
+// gates. The kubelet's own failures — a container that crashes some time after it starts (and
+// restarts after a back-off), a readiness probe that fails for a while — are the world's doing,
+// not the controller's; the properties state them as the exceptions of their invariants.
+//
+// What no kubelet does stays here, as a thin layer that writes through `cluster.apply`:
+// - the owner of the HOOKS lifecycle hooks (`hookOwner`), which adds and removes their marks at
+//   random;
+// - the pod-readiness controller, which sets a new pod's `KruisePodReady` condition to True when
+//   its template lists that readiness gate.
+//
+// The cluster gives no per-step probabilities; a step is `tick(ms)` followed by a reconcile, and
+// what a test controls per step is expressed with the cluster's timings and seed:
+// - when pods start and become ready: seeded `jitter` on the pull, start and readiness durations
+//   (pods ready a few seconds after their creation, in a random order with jitter, in lockstep
+//   without);
+// - how often pods fail: `failureProbability`. Each container start crashes (within
+//   `crashWithinMs`, restarted after `crashBackoffMs`) or fails readiness (for
+//   `readinessFailureMs`) with that probability, the kubelet's own seeded draws; and each tick
+//   fails a running, ready pod with it too (`kubelet.crash` / `kubelet.failReadiness`), so old pods
+//   that never restart fail as well. How long a failed pod stays down is those timings;
+// - the failure window: `setFailures(p)` from one step on, `setFailures(0)` to close it; `idle`
+//   tells when every scheduled pull, start, crash and recovery has run.
+import type { CloneSet, KubeObject } from '@kruise-ts/api';
+import { type Cluster, createCluster } from '@kruise-ts/cluster';
+import type { Action, ObjectRef } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
 import type { PersistentVolumeClaim, Pod, PodCondition } from 'kubernetes-types/core/v1';
-import { reconcileCloneSet } from '../src/reconcile';
-import type { ReconcileCloneSetOptions } from '../src/types';
 
-export const T0 = Date.parse('2024-01-01T00:00:00Z');
-export const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-
-/** Lifecycle hooks whose owner the world plays (see `World.hookOwner`). */
+/** Lifecycle hooks whose owner the world plays (`WorldOptions.hookOwner`). */
 export const HOOKS = {
   preDeleteFinalizer: 'example.com/hold',
   servingLabel: 'example.com/serving',
   warmLabel: 'example.com/warm',
 };
 
-export interface KubeletOptions {
-  /** Probability per step that a pending pod starts (default 1). */
-  startProbability?: number;
-  /** Probability per step that a Running pod crashes (not Ready) by itself. */
-  crashProbability?: number;
-  /** Probability per step that a crashed pod recovers. */
-  recoverProbability?: number;
-  /** Probability per step that a pending in-place image change is applied. */
-  imageProbability?: number;
+const STATE_LABEL = 'lifecycle.apps.kruise.io/state';
+const KRUISE_POD_READY = 'KruisePodReady';
+
+export interface WorldOptions {
+  /** Seed of the cluster: generated names and uids, jitter, failures and the hook owner's coins. */
+  seed: number;
+  /** Spread of the kubelet's durations (each scaled by 1 ± jitter); 0 readies pods in lockstep. */
+  jitter?: number;
+  /**
+   * Probability that a container start is followed by a crash, that it fails readiness (drawn
+   * apart), and per tick that a running pod fails (0 = never). Changeable with `setFailures`.
+   */
+  failureProbability?: number;
   /** Play the owner of the HOOKS lifecycle hooks (add/remove their marks at random). */
   hookOwner?: boolean;
 }
 
+const podRef = (p: Pod): ObjectRef => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  namespace: p.metadata?.namespace,
+  name: p.metadata?.name ?? '',
+});
+
 export class World {
-  objects: KubeObject[];
-  nowMs: number;
-  private applyCounter = 0;
-  readonly rng: Rng;
-  /** Pods the kubelet crashed and that have not recovered yet. */
-  readonly crashed = new Set<string>();
-  history: { result: ReconcileResult<CloneSetStatus>; before: Pod[] }[] = [];
+  readonly cluster: Cluster;
+  private failureProbability = 0;
 
   constructor(
     cs: CloneSet,
-    readonly options: ReconcileCloneSetOptions = {},
-    seed = 1,
-    readonly kubeletOptions: KubeletOptions = {},
+    readonly opts: WorldOptions,
   ) {
-    this.nowMs = T0;
-    this.rng = createRng(seed);
-    this.objects = applyActions([], [{ verb: 'create', object: cs, reason: 'test' }], iso(this.nowMs), {
-      seed,
+    this.cluster = createCluster({
+      nodes: [{ name: 'node-0' }, { name: 'node-1' }, { name: 'node-2' }],
+      seed: opts.seed,
+      startTime: '2024-01-01T00:00:00Z',
+      timings: {
+        imagePull: { defaultMs: 2_000, images: {} },
+        containerStartMs: 1_000,
+        readinessDelayMs: 1_000,
+        terminationMs: 2_000,
+        jitter: opts.jitter ?? 0,
+        crashWithinMs: 10_000,
+        crashBackoffMs: 5_000,
+        readinessFailureMs: 8_000,
+      },
+      freezeObjects: true,
     });
+    this.setFailures(opts.failureProbability ?? 0);
+    this.apply([{ verb: 'create', object: cs as KubeObject, reason: 'Apply' }], 'user');
   }
 
+  /** The cluster's time, RFC 3339. */
   get now(): string {
-    return iso(this.nowMs);
+    return this.cluster.now();
+  }
+  /** The cluster's time in ms since the epoch (what the oracle compares transition times with). */
+  get nowMs(): number {
+    return Date.parse(this.cluster.now());
   }
   cloneSet(): CloneSet {
-    return this.objects.find((o) => o.kind === 'CloneSet') as CloneSet;
+    return this.cluster.list('CloneSet')[0] as CloneSet;
   }
   pods(): Pod[] {
-    return this.objects.filter((o) => o.kind === 'Pod') as unknown as Pod[];
+    return this.cluster.list('Pod') as Pod[];
   }
   revisions(): ControllerRevision[] {
-    return this.objects.filter((o) => o.kind === 'ControllerRevision') as unknown as ControllerRevision[];
+    return this.cluster.list('ControllerRevision') as unknown as ControllerRevision[];
   }
   pvcs(): PersistentVolumeClaim[] {
-    return this.objects.filter(
-      (o) => o.kind === 'PersistentVolumeClaim',
-    ) as unknown as PersistentVolumeClaim[];
+    return this.cluster.list('PersistentVolumeClaim') as PersistentVolumeClaim[];
   }
 
-  /** The reconcile input as a controller would see it now. */
+  /** The reconcile input as a controller would see it now (the store's own, frozen objects). */
   input() {
     return {
       cloneSet: this.cloneSet(),
@@ -84,151 +122,128 @@ export class World {
     };
   }
 
-  /** One reconcile; its actions (events aside) are applied to the store. */
-  reconcile(): ReconcileResult<CloneSetStatus> {
-    const before = this.pods();
-    const result = reconcileCloneSet(this.input(), this.options);
-    this.apply(result.actions);
-    this.history.push({ result, before });
-    return result;
+  /** Writes actions through the cluster as `source`; a refused write fails the test. */
+  apply(actions: readonly Action[], source = 'controller'): void {
+    for (const [i, res] of this.cluster.apply(actions, source).entries())
+      if (!res.ok) throw new Error(`${actions[i].verb} ${actions[i].reason} refused: ${res.message}`);
   }
 
-  apply(actions: readonly Action[]): void {
-    const nonEvents = actions.filter((a) => a.verb !== 'event');
-    this.objects = applyActions(this.objects, nonEvents, this.now, { seed: 1000 + this.applyCounter++ });
-  }
-
-  /** Applies a change to the CloneSet spec as a user would (generation bumps). */
+  /** Applies a change to the CloneSet spec as a user would (the store bumps the generation). */
   updateSpec(mutate: (cs: CloneSet) => CloneSet): void {
-    const cs = this.cloneSet();
-    this.apply([{ verb: 'update', object: mutate(structuredClone(cs)), reason: 'user' }]);
-  }
-
-  advance(seconds: number): void {
-    this.nowMs += seconds * 1000;
+    const next = mutate(structuredClone(this.cloneSet()));
+    this.apply([{ verb: 'update', object: next as KubeObject, reason: 'Apply' }], 'user');
   }
 
   /**
-   * The owner of the HOOKS hooks: registers the preDelete finalizer and the serving label on
-   * pods, releases PreparingDelete pods (removes the finalizer) and PreparingUpdate pods
-   * (removes the serving label) after a while, puts the serving label back on Updated pods, and
-   * warms PreparingNormal pods.
+   * Sets the failure probability from now on (0 closes the failure window). The kubelet reads
+   * the cluster's timings at each container start, so the change applies from the next start.
    */
-  private playHookOwner(pod: Pod): void {
-    const meta = pod.metadata!;
-    if (!meta.labels) meta.labels = {};
-    const labels = meta.labels;
-    const state = labels['lifecycle.apps.kruise.io/state'] ?? '';
-    const fin = meta.finalizers ?? [];
-    const coin = () => this.rng.next() < 0.5;
-    if (state === 'PreparingDelete') {
-      if (coin()) meta.finalizers = fin.filter((f) => f !== HOOKS.preDeleteFinalizer);
-    } else if (!fin.includes(HOOKS.preDeleteFinalizer) && coin()) {
-      meta.finalizers = [...fin, HOOKS.preDeleteFinalizer];
-    }
-    if (state === 'PreparingUpdate') {
-      if (coin()) delete labels[HOOKS.servingLabel];
-    } else if (
-      (state === 'Normal' || state === 'Updated') &&
-      labels[HOOKS.servingLabel] !== 'true' &&
-      coin()
-    ) {
-      labels[HOOKS.servingLabel] = 'true';
-    }
-    if (state === 'PreparingNormal' && coin()) labels[HOOKS.warmLabel] = 'true';
+  setFailures(p: number): void {
+    this.failureProbability = p;
+    this.cluster.timings.crashProbability = p;
+    this.cluster.timings.readinessFailureProbability = p;
   }
 
-  /** One kubelet pass over every pod. */
-  kubelet(): void {
-    const o = this.kubeletOptions;
-    const now = this.now;
-    const removed = new Set<string>();
-    const out: KubeObject[] = [];
-    let node = 0;
-    for (const obj of this.objects) {
-      if (obj.kind !== 'Pod') {
-        out.push(obj);
-        continue;
-      }
-      const pod = structuredClone(obj) as unknown as Pod;
-      const meta = pod.metadata!;
-      if (meta.deletionTimestamp) {
-        removed.add(meta.uid ?? '');
-        continue;
-      }
-      const spec = pod.spec!;
-      if (!pod.status) (pod as { status?: Pod['status'] }).status = {};
-      const status = pod.status!;
-      if (!spec.nodeName) spec.nodeName = `node-${node++ % 3}`;
-      const chance = (p: number | undefined, dflt: number) => this.rng.next() < (p ?? dflt);
-      if (status.phase !== 'Running') {
-        if (chance(o.startProbability, 1)) {
-          status.phase = 'Running';
-          status.containerStatuses = spec.containers.map((c) => ({
-            name: c.name,
-            image: c.image ?? '',
-            imageID: `sha-${c.image}`,
-            ready: true,
-            restartCount: 0,
-          }));
-        } else status.phase = 'Pending';
-      } else {
-        for (const c of spec.containers) {
-          const cst = status.containerStatuses?.find((s) => s.name === c.name);
-          if (cst && cst.image !== c.image && chance(o.imageProbability, 1)) {
-            cst.image = c.image ?? '';
-            cst.imageID = `sha-${c.image}`;
-            cst.restartCount = (cst.restartCount ?? 0) + 1;
-          }
-        }
-        const name = meta.name ?? '';
-        if (this.crashed.has(name)) {
-          if (chance(o.recoverProbability, 0.5)) this.crashed.delete(name);
-        } else if (chance(o.crashProbability, 0)) this.crashed.add(name);
-      }
-      if (o.hookOwner) this.playHookOwner(pod);
-      if ((spec.readinessGates ?? []).some((g) => g.conditionType === 'KruisePodReady')) {
-        // the pod-readiness controller initialises KruisePodReady to True
-        if (!status.conditions?.some((c) => c.type === 'KruisePodReady')) {
-          status.conditions = [
-            ...(status.conditions ?? []),
-            { type: 'KruisePodReady', status: 'True', lastTransitionTime: now } as PodCondition,
-          ];
-        }
-      }
-      const containersReady =
-        status.phase === 'Running' &&
-        !this.crashed.has(meta.name ?? '') &&
-        spec.containers.every(
-          (c) => status.containerStatuses?.find((s) => s.name === c.name)?.image === c.image,
-        );
-      setCond(pod, 'ContainersReady', containersReady, now);
-      const gatesOk = (spec.readinessGates ?? []).every(
-        (g) => status.conditions?.find((c) => c.type === g.conditionType)?.status === 'True',
-      );
-      setCond(pod, 'Ready', containersReady && gatesOk, now);
-      out.push(pod as unknown as KubeObject);
-    }
-    // dependents of removed pods (PVCs re-owned by terminating pods) go with them
-    this.objects = out.filter(
-      (x) => !(x.metadata.ownerReferences ?? []).some((r) => r.controller && removed.has(r.uid)),
-    );
+  /** True when the kubelet has nothing scheduled: every pull, start, crash and recovery has run. */
+  get idle(): boolean {
+    return this.cluster.queue.size === 0;
   }
-}
 
-function setCond(pod: Pod, type: string, value: boolean, now: string): void {
-  if (!pod.status!.conditions) pod.status!.conditions = [];
-  const conds = pod.status!.conditions;
-  const status = value ? 'True' : 'False';
-  const existing = conds.find((c) => c.type === type);
-  if (existing) {
-    if (existing.status !== status) {
-      existing.status = status;
-      existing.lastTransitionTime = now;
-      delete existing.reason;
-      delete existing.message;
+  /**
+   * One step of the world between two reconciles: the pod-readiness controller and the hook
+   * owner write, running pods fail with the failure probability, then `ms` of the cluster's time
+   * pass (pulls, starts, readiness, crashes, restarts, terminations).
+   */
+  tick(ms: number): void {
+    this.initKruisePodReady();
+    if (this.opts.hookOwner) this.playHookOwner();
+    this.failRunningPods();
+    this.cluster.advance(ms);
+  }
+
+  /** The pod-readiness controller: `KruisePodReady=True` on a pod with that gate and no such condition. */
+  private initKruisePodReady(): void {
+    const actions: Action[] = [];
+    for (const pod of this.pods()) {
+      if (pod.metadata?.deletionTimestamp) continue;
+      if (!(pod.spec?.readinessGates ?? []).some((g) => g.conditionType === KRUISE_POD_READY)) continue;
+      const conditions = pod.status?.conditions ?? [];
+      if (conditions.some((c) => c.type === KRUISE_POD_READY)) continue;
+      const added: PodCondition = { type: KRUISE_POD_READY, status: 'True', lastTransitionTime: this.now };
+      actions.push({
+        verb: 'updateStatus',
+        target: podRef(pod),
+        status: { ...pod.status, conditions: [...conditions, added] },
+        reason: 'PodReadiness',
+      });
     }
-  } else conds.push({ type, status, lastTransitionTime: now } as PodCondition);
+    if (actions.length > 0) this.apply(actions, 'pod-readiness');
+  }
+
+  /**
+   * The owner of the HOOKS hooks, on every live pod: registers the preDelete finalizer and the
+   * serving label, releases PreparingDelete pods (removes the finalizer) and PreparingUpdate pods
+   * (removes the serving label) after a while, puts the serving label back on Normal and Updated
+   * pods, and warms PreparingNormal pods. Each move is a coin toss from the cluster's seed.
+   */
+  private playHookOwner(): void {
+    const coin = () => this.cluster.rng.next() < 0.5;
+    const actions: Action[] = [];
+    for (const pod of this.pods()) {
+      const meta = pod.metadata ?? {};
+      if (meta.deletionTimestamp) continue;
+      const labels = meta.labels ?? {};
+      const state = labels[STATE_LABEL] ?? '';
+      const fin = meta.finalizers ?? [];
+      let finalizers: string[] | undefined;
+      const labelEdits: Record<string, string | null> = {};
+      if (state === 'PreparingDelete') {
+        if (coin()) finalizers = fin.filter((f) => f !== HOOKS.preDeleteFinalizer);
+      } else if (!fin.includes(HOOKS.preDeleteFinalizer) && coin()) {
+        finalizers = [...fin, HOOKS.preDeleteFinalizer];
+      }
+      if (state === 'PreparingUpdate') {
+        if (labels[HOOKS.servingLabel] !== undefined && coin()) labelEdits[HOOKS.servingLabel] = null;
+      } else if (
+        (state === 'Normal' || state === 'Updated') &&
+        labels[HOOKS.servingLabel] !== 'true' &&
+        coin()
+      ) {
+        labelEdits[HOOKS.servingLabel] = 'true';
+      }
+      if (state === 'PreparingNormal' && labels[HOOKS.warmLabel] !== 'true' && coin())
+        labelEdits[HOOKS.warmLabel] = 'true';
+      const metadata: Record<string, unknown> = {};
+      if (finalizers && finalizers.length !== fin.length) metadata.finalizers = finalizers;
+      if (Object.keys(labelEdits).length > 0) metadata.labels = labelEdits;
+      if (Object.keys(metadata).length === 0) continue;
+      actions.push({
+        verb: 'patch',
+        target: podRef(pod),
+        patchType: 'merge',
+        patch: { metadata },
+        reason: 'LifecycleHook',
+      });
+    }
+    if (actions.length > 0) this.apply(actions, 'hook-owner');
+  }
+
+  /** Fails each running, ready pod with the failure probability: half crash, half fail readiness. */
+  private failRunningPods(): void {
+    const p = this.failureProbability;
+    if (p <= 0) return;
+    const { kubelet, rng } = this.cluster;
+    for (const pod of this.pods()) {
+      const uid = pod.metadata?.uid;
+      if (!uid || pod.metadata?.deletionTimestamp) continue;
+      const runtime = kubelet.runtime(uid);
+      const container = runtime?.containers.find((c) => c.state === 'running' && c.ready);
+      if (!runtime || !container || rng.next() >= p) continue;
+      if (rng.next() < 0.5) kubelet.crash(runtime.rt, container, 'Error');
+      else kubelet.failReadiness(runtime.rt, container, this.cluster.timings.readinessFailureMs);
+    }
+    this.cluster.settle();
+  }
 }
 
 /** The sample CloneSet of OpenKruise (5 replicas, nginx:alpine), with spec overrides. */

@@ -1,54 +1,90 @@
-// A small deterministic cluster for property tests: reconcileDaemonSet + core's applyActions
-// + a mini kubelet (container statuses, ContainersReady and Ready from readiness gates) with
-// seeded random readiness. Old pods may "break" (never become ready again) — the world's
-// doing, not the controller's.
+// A small deterministic cluster for property tests: reconcileDaemonSet's actions go through
+// @kruise-ts/cluster, whose scheduler binds the pods and whose kubelet pulls, starts and readies
+// them on seeded timings (jittered, so pods become ready in a random order). The kubelet may also
+// fail pods on its own, seeded: a container crashes after a start (and restarts after a back-off)
+// or fails readiness for a while; and `disturb` makes it fail running old pods in the middle of a
+// rollout. Those failures are the world's doing, not the controller's, and the world names the
+// pods they hit (`failed`) so the properties can state them as the exceptions the rules make.
 import type { DaemonSet, DaemonSetStatus, KubeObject } from '@kruise-ts/api';
-import { type Action, createRng, type ReconcileResult } from '@kruise-ts/core';
-import { applyActions } from '@kruise-ts/core/apply';
+import { type Cluster, createCluster, type NodeConfig } from '@kruise-ts/cluster';
+import type { Action, ReconcileResult } from '@kruise-ts/core';
 import { deepFreeze } from '@kruise-ts/core/testing';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { Node, Pod, PodCondition } from 'kubernetes-types/core/v1';
+import type { Node, Pod } from 'kubernetes-types/core/v1';
 import { type DaemonSetControllerState, reconcileDaemonSet } from '../src';
-import { iso } from './helpers';
 
 export interface WorldOptions {
-  /** Probability that a not-ready container becomes ready in a step. */
-  readyProbability: number;
-  /** Probability that an old, ready pod breaks for good in a step (0 = never). */
-  breakProbability: number;
+  /**
+   * Probability that a container start is followed by a crash, and (drawn apart) that it fails
+   * readiness for 30 s: the kubelet's own failures (0 = never).
+   */
+  failureProbability: number;
+  /** Probability that `disturb` fails a running old pod (a crash or 30 s of failed readiness). */
+  oldPodFailureProbability: number;
+  /** Seed of the cluster: generated names, uids, jitter and failures. */
   seed: number;
 }
 
+/** The object of a kubelet record (`Pod/<namespace>/<name>`) as a pod name. */
+const podName = (object: string | undefined) => object?.split('/')[2];
+
 export class World {
-  objects: KubeObject[];
-  now: number;
+  readonly cluster: Cluster;
   state: DaemonSetControllerState | undefined;
-  readonly broken = new Set<string>();
-  private readonly rng: ReturnType<typeof createRng>;
-  private step = 0;
+  /** Pods the kubelet failed on its own (a crash or a readiness failure), by name. */
+  readonly failed = new Set<string>();
 
   constructor(
     ds: DaemonSet,
     nodes: Node[],
     readonly opts: WorldOptions,
-    now = 1_000_000,
   ) {
-    this.objects = [ds, ...(nodes as KubeObject[])];
-    this.now = now;
-    this.rng = createRng(opts.seed);
+    this.cluster = createCluster({
+      nodes: nodes.map(nodeConfig),
+      seed: opts.seed,
+      startTime: '2024-01-01T00:00:00Z',
+      timings: {
+        imagePull: { defaultMs: 2_000, images: {} },
+        containerStartMs: 1_000,
+        readinessDelayMs: 3_000,
+        terminationMs: 2_000,
+        jitter: 0.8,
+        crashProbability: opts.failureProbability,
+        crashWithinMs: 20_000,
+        crashBackoffMs: 15_000,
+        readinessFailureProbability: opts.failureProbability,
+        readinessFailureMs: 30_000,
+      },
+      freezeObjects: true,
+    });
+    this.cluster.log.onRecord((e) => {
+      if (e.type === 'ContainerCrashed' || e.type === 'ReadinessFailed') {
+        const name = podName(e.object);
+        if (name) this.failed.add(name);
+      }
+    });
+    const [created] = this.cluster.apply(
+      [{ verb: 'create', object: ds as KubeObject, reason: 'Apply' }],
+      'user',
+    );
+    if (!created.ok) throw new Error(`the DaemonSet was refused: ${created.message}`);
   }
 
   get ds(): DaemonSet {
-    return this.objects.find((o) => o.kind === 'DaemonSet') as DaemonSet;
+    return this.cluster.list('DaemonSet')[0] as DaemonSet;
   }
   get nodes(): Node[] {
-    return this.objects.filter((o) => o.kind === 'Node') as Node[];
+    return this.cluster.list('Node') as Node[];
   }
   get pods(): Pod[] {
-    return this.objects.filter((o) => o.kind === 'Pod') as Pod[];
+    return this.cluster.list('Pod') as Pod[];
   }
   get revisions(): ControllerRevision[] {
-    return this.objects.filter((o) => o.kind === 'ControllerRevision') as unknown as ControllerRevision[];
+    return this.cluster.list('ControllerRevision') as unknown as ControllerRevision[];
+  }
+  /** The cluster's current time, RFC 3339. */
+  get now(): string {
+    return this.cluster.now();
   }
 
   input() {
@@ -57,7 +93,7 @@ export class World {
       nodes: this.nodes,
       pods: this.pods,
       revisions: this.revisions,
-      now: iso(this.now),
+      now: this.now,
       controllerState: this.state,
     };
   }
@@ -66,78 +102,57 @@ export class World {
     return reconcileDaemonSet(deepFreeze(this.input()), { seed: 7 });
   }
 
-  /** Applies a reconcile's actions (events dropped) and keeps its controller state. */
+  /** Writes a reconcile's actions through the cluster and keeps its controller state. */
   apply(r: ReconcileResult<unknown, DaemonSetControllerState>): void {
-    const actions = r.actions.filter((a: Action) => a.verb !== 'event');
-    this.step++;
-    this.objects = applyActions(this.objects, actions, iso(this.now), {
-      seed: 11,
-      uidCounterStart: this.step * 10_000,
-    });
+    for (const [i, res] of this.cluster.apply(r.actions).entries())
+      if (!res.ok) throw new Error(`${r.actions[i].verb} ${r.actions[i].reason} refused: ${res.message}`);
     this.state = r.controllerState;
   }
 
+  /** Lets `ms` of the cluster's time pass: pulls, starts, readiness, crashes, terminations. */
+  advance(ms: number): void {
+    this.cluster.advance(ms);
+  }
+
+  /**
+   * The world's disturbance of a step: each running pod not at revision `hash` fails with
+   * `oldPodFailureProbability` (drawn from the cluster's seeded random source), half of them by a
+   * crash (restarted after the back-off), half by failing readiness for 30 s.
+   */
+  disturb(hash: string): void {
+    const p = this.opts.oldPodFailureProbability;
+    if (p <= 0) return;
+    const { kubelet, rng } = this.cluster;
+    for (const pod of this.pods) {
+      const uid = pod.metadata?.uid;
+      if (!uid || pod.metadata?.deletionTimestamp) continue;
+      if (pod.metadata?.labels?.['controller-revision-hash'] === hash) continue;
+      const runtime = kubelet.runtime(uid);
+      const container = runtime?.containers.find((c) => c.state === 'running');
+      if (!runtime || !container || rng.next() >= p) continue;
+      if (rng.next() < 0.5) kubelet.crash(runtime.rt, container, 'Error');
+      else kubelet.failReadiness(runtime.rt, container, 30_000);
+    }
+    this.cluster.settle();
+  }
+
+  /** A user's update of the DaemonSet (the store bumps its generation on a spec change). */
   replaceDs(f: (ds: DaemonSet) => DaemonSet): void {
-    this.objects = this.objects.map((o) => (o.kind === 'DaemonSet' ? f(o as DaemonSet) : o));
+    const res = this.cluster.write(
+      { verb: 'update', object: f(this.ds) as KubeObject, reason: 'Apply' },
+      'user',
+    );
+    if (!res.ok) throw new Error(`the DaemonSet update was refused: ${res.message}`);
   }
 
   addNodes(nodes: Node[]): void {
-    this.objects = [...this.objects, ...(nodes as KubeObject[])];
+    this.cluster.addNodes(nodes.map(nodeConfig));
   }
+}
 
-  /** One kubelet pass: container restarts for new images, random readiness, Ready from gates. */
-  kubelet(hash: string | undefined, opts: { allReady?: boolean } = {}): void {
-    const ts = iso(this.now);
-    this.objects = this.objects.map((o) => {
-      if (o.kind !== 'Pod' || o.metadata.deletionTimestamp) return o;
-      const pod = o as Pod;
-      const name = pod.metadata?.name ?? '';
-      const old = pod.metadata?.labels?.['controller-revision-hash'] !== hash;
-      if (
-        old &&
-        !this.broken.has(name) &&
-        this.opts.breakProbability > 0 &&
-        this.rng.next() < this.opts.breakProbability
-      ) {
-        this.broken.add(name);
-      }
-      const statuses = (pod.spec?.containers ?? []).map((c) => {
-        const prev = pod.status?.containerStatuses?.find((s) => s.name === c.name);
-        const restarted = !prev || prev.image !== c.image;
-        let ready = restarted ? false : (prev?.ready ?? false);
-        if (old && this.broken.has(name))
-          ready = false; // an in-place update repairs it
-        else if (!ready && (opts.allReady || this.rng.next() < this.opts.readyProbability)) ready = true;
-        return {
-          name: c.name,
-          image: c.image ?? '',
-          imageID: `id:${c.image}`,
-          ready,
-          restartCount: (prev?.restartCount ?? 0) + (restarted && prev ? 1 : 0),
-          containerID: `cid:${name}:${c.image}`,
-        };
-      });
-      const conditions = [...(pod.status?.conditions ?? [])];
-      const set = (type: string, status: boolean) => {
-        const value = status ? 'True' : 'False';
-        const i = conditions.findIndex((c) => c.type === type);
-        if (i >= 0 && conditions[i].status === value) return;
-        const c: PodCondition = { type, status: value, lastTransitionTime: ts };
-        if (i >= 0) conditions[i] = c;
-        else conditions.push(c);
-      };
-      const containersReady = statuses.every((s) => s.ready);
-      set('ContainersReady', containersReady);
-      const gates = (pod.spec?.readinessGates ?? []).every(
-        (g) => conditions.find((c) => c.type === g.conditionType)?.status === 'True',
-      );
-      set('Ready', containersReady && gates);
-      return {
-        ...pod,
-        status: { ...pod.status, phase: 'Running', containerStatuses: statuses, conditions },
-      } as KubeObject;
-    });
-  }
+/** A test node (name, labels, taints) as the cluster registers it. */
+function nodeConfig(n: Node): NodeConfig {
+  return { name: n.metadata?.name ?? '', labels: n.metadata?.labels, taints: n.spec?.taints };
 }
 
 /** Pod-level actions of a result (creates, deletes, patches and status writes of pods). */

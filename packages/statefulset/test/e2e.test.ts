@@ -1,17 +1,17 @@
-// End-to-end runs of reconcileStatefulSet in the test world (applyActions + a kubelet):
-// whole rollouts, reserveOrdinals scale-in with an in-place update, hooks, rollback, failed
-// pods, PVC retention — the behaviour of §3–§15 over many rounds.
+// End-to-end runs of reconcileStatefulSet in the test world (the reconcile against
+// @kruise-ts/cluster's store, scheduler and kubelet): whole rollouts, reserveOrdinals scale-in
+// with an in-place update, hooks, rollback, failed pods, PVC retention — the behaviour of
+// §3–§15 over many rounds.
 import { describe, expect, it } from 'vitest';
 import { makeSet, World } from './world';
 
-/** Reconciles and runs the kubelet until nothing changes (at most `max` rounds). */
+/** Reconciles and lets the cluster run 5 s per round until nothing changes (at most `max` rounds). */
 function settle(w: World, max = 200): number {
   let quiet = 0;
   let i = 0;
   for (; i < max && quiet < 3; i++) {
     const before = JSON.stringify(w.objects);
     w.reconcile();
-    w.kubeletStep();
     w.advance(5);
     quiet = JSON.stringify(w.objects) === before ? quiet + 1 : 0;
   }
@@ -60,7 +60,6 @@ describe('end to end', () => {
         w.pods().filter((p) => p.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'True')
           .length,
       );
-      w.kubeletStep();
       w.advance(5);
     }
     expect(w.pods().map((p) => p.metadata?.uid)).toEqual(uids);

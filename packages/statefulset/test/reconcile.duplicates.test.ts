@@ -6,11 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { reconcileStatefulSet } from '../src/reconcile';
 import { makeSet, World } from './world';
 
-/** Reconciles and runs the kubelet until the pods are Running and Ready. */
+/** Reconciles and lets the cluster run until the pods are Running and Ready. */
 function settle(w: World): void {
   for (let i = 0; i < 50; i++) {
     w.reconcile();
-    w.kubeletStep();
     w.advance(5);
   }
 }

@@ -2,6 +2,14 @@
 // replicas_range.json): the README's pod model and rules H1–H7 on top of core's applyActions
 // (create keeps phase "" until an op changes it, delete removes at once, a create for an
 // existing pod is a no-op conflict, status writes are stored), and the ops and loops.
+//
+// It is deliberately not built on @kruise-ts/cluster (as world.ts is): it reproduces the fake
+// object store of OpenKruise's unit tests step by step, and the cases assert what that store
+// does. A pod stays in phase "" until the scenario moves it (the cluster's store makes it
+// Pending and its scheduler and kubelet move it on), a delete removes the pod at once (the
+// cluster's kubelet terminates it gracefully), a create for an existing ordinal is kept as the
+// same object (the cluster answers 409), and pods become Running or Ready only when an op says
+// so, at the seconds the op gives. A kubelet of its own would change what the cases count.
 import type { KubeObject, StatefulSet, StatefulSetStatus } from '@kruise-ts/api';
 import { createRng, type FeatureGates, type Rng, revisionTemplate } from '@kruise-ts/core';
 import { applyActions } from '@kruise-ts/core/apply';

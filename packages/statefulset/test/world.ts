@@ -1,13 +1,16 @@
-// A small deterministic world for end-to-end tests of reconcileStatefulSet: an object store
-// driven by core's applyActions, the reconcile, and a kubelet that moves pods Pending →
-// Running → Ready, applies in-place image changes, recomputes Ready from readiness gates and
-// finishes graceful deletions (pods carry a world finalizer so deletes are graceful).
-import {
-  createStructureCache,
-  type KubeObject,
-  type StatefulSet,
-  type StatefulSetStatus,
-} from '@kruise-ts/api';
+// A small deterministic world for end-to-end and property tests of reconcileStatefulSet: the
+// test runs the reconcile, and @kruise-ts/cluster plays everything else. Its store writes the
+// actions (uids, versions, generation, garbage collection of owned pods and claims), its
+// scheduler binds the pods to the world's nodes, and its kubelet pulls images, starts and
+// readies containers on seeded, jittered timings (so pods become ready in a random order),
+// restarts a container whose image was changed in place, recomputes Ready from the readiness
+// gates (InPlaceUpdateReady) and finishes a graceful deletion after the containers exit (a
+// bound pod keeps its deletionTimestamp for `terminationMs`, capped by its grace period).
+// The world does not fail pods on its own: a test that wants a failed or labelled pod writes
+// it, as a user would, with `writePod`.
+import type { KubeObject, StatefulSet, StatefulSetStatus } from '@kruise-ts/api';
+import { createStructureCache } from '@kruise-ts/api';
+import { type Cluster, createCluster, type Timings } from '@kruise-ts/cluster';
 import {
   type Action,
   createRng,
@@ -16,15 +19,15 @@ import {
   type ReconcileResult,
   type Rng,
 } from '@kruise-ts/core';
-import { applyActions } from '@kruise-ts/core/apply';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1';
-import type { PersistentVolumeClaim, Pod, PodCondition } from 'kubernetes-types/core/v1';
+import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1';
 import { reconcileStatefulSet } from '../src/reconcile';
 import type { StatefulSetControllerState } from '../src/types';
 
+/** The world's start (the cluster's default start time), in ms since the epoch. */
 export const T0 = Date.parse('2024-01-01T00:00:00Z');
+/** RFC 3339 at second precision, as the API server writes times. */
 export const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-export const GRACEFUL_FINALIZER = 'test.kruise-ts.io/graceful';
 
 /** A v1beta1 Advanced StatefulSet with sensible test defaults; `spec` fields override. */
 export function makeSet(
@@ -58,57 +61,91 @@ export function makeSet(
   } as StatefulSet;
 }
 
-export interface KubeletOptions {
-  /** Probability per step that a pod advances one stage (default 1). */
-  advanceProbability?: number;
-  /** Probability per step that a terminating pod finishes (default 1). */
-  terminateProbability?: number;
-  /** Graceful deletion (pods get a world finalizer): default true. */
-  graceful?: boolean;
-}
+/**
+ * The kubelet's timings: an image pull of ~2 s per node (then cached), ~1 s to start, ~2 s to
+ * pass readiness, ~3 s for containers to exit after a delete; every duration spread by ±80%
+ * (seeded), so pods that start together become ready, and terminate, in a random order.
+ */
+export const WORLD_TIMINGS: Partial<Timings> = {
+  imagePull: { defaultMs: 2_000, images: {} },
+  containerStartMs: 1_000,
+  readinessDelayMs: 2_000,
+  terminationMs: 3_000,
+  jitter: 0.8,
+};
+
+/** The three nodes pods are scheduled on. */
+const NODES = [{ name: 'node-1' }, { name: 'node-2' }, { name: 'node-3' }];
 
 export class World {
-  objects: KubeObject[];
-  nowMs = T0;
+  readonly cluster: Cluster;
+  /** The test's own random draws (how long to wait between rounds), apart from the cluster's. */
   readonly rng: Rng;
   controllerState: StatefulSetControllerState | undefined;
-  private applyCounter = 0;
   history: {
     result: ReconcileResult<StatefulSetStatus, StatefulSetControllerState>;
     before: Pod[];
     set: StatefulSet;
     now: string;
   }[] = [];
+  /** The set's apiVersion (the store keys sets by group, so v1alpha1 and v1beta1 read the same). */
+  private readonly setRef: { apiVersion: string; namespace: string; name: string };
+
+  /**
+   * The entry check's memory of observed objects, kept across reconciles as a controller loop
+   * keeps it (same results, far less work: the store keeps unchanged objects as they are).
+   */
+  readonly structureCache = createStructureCache();
 
   constructor(
     set: StatefulSet,
     readonly featureGates: Partial<FeatureGates> = {},
     seed = 1,
-    readonly kubelet: KubeletOptions = {},
+    timings: Partial<Timings> = WORLD_TIMINGS,
   ) {
     this.rng = createRng(seed);
-    this.objects = applyActions([], [{ verb: 'create', object: set, reason: 'test' }], this.now, { seed });
+    this.cluster = createCluster({
+      nodes: NODES,
+      seed,
+      startTime: iso(T0),
+      timings,
+      freezeObjects: true,
+    });
+    this.setRef = {
+      apiVersion: set.apiVersion ?? 'apps.kruise.io/v1beta1',
+      namespace: set.metadata.namespace ?? 'default',
+      name: set.metadata.name ?? '',
+    };
+    this.write([{ verb: 'create', object: set as KubeObject, reason: 'Apply' }]);
   }
 
+  /** The cluster's time, RFC 3339. */
   get now(): string {
-    return iso(this.nowMs);
+    return this.cluster.now();
+  }
+  /** The cluster's time in ms since the epoch. */
+  get nowMs(): number {
+    return T0 + this.cluster.nowMs;
+  }
+  /** Every stored object (nodes included). */
+  get objects(): KubeObject[] {
+    return this.cluster.objects();
   }
   set(): StatefulSet {
-    return this.objects.find((o) => o.kind === 'StatefulSet') as StatefulSet;
+    const { apiVersion, namespace, name } = this.setRef;
+    return this.cluster.get<StatefulSet>('StatefulSet', name, namespace, apiVersion)!;
   }
   pods(): Pod[] {
-    return this.objects.filter((o) => o.kind === 'Pod') as unknown as Pod[];
+    return this.cluster.list('Pod') as unknown as Pod[];
   }
   pod(name: string): Pod | undefined {
-    return this.pods().find((p) => p.metadata?.name === name);
+    return this.cluster.get('Pod', name, this.setRef.namespace) as unknown as Pod | undefined;
   }
   revisions(): ControllerRevision[] {
-    return this.objects.filter((o) => o.kind === 'ControllerRevision') as unknown as ControllerRevision[];
+    return this.cluster.list('ControllerRevision') as unknown as ControllerRevision[];
   }
   pvcs(): PersistentVolumeClaim[] {
-    return this.objects.filter(
-      (o) => o.kind === 'PersistentVolumeClaim',
-    ) as unknown as PersistentVolumeClaim[];
+    return this.cluster.list('PersistentVolumeClaim') as unknown as PersistentVolumeClaim[];
   }
   ordinals(): number[] {
     return this.pods()
@@ -127,13 +164,7 @@ export class World {
     };
   }
 
-  /**
-   * The entry check's memory of observed objects, kept across reconciles as a controller loop
-   * keeps it (same results, far less work: the store keeps unchanged objects as they are).
-   */
-  readonly structureCache = createStructureCache();
-
-  /** One reconcile; its actions (events aside) are applied to the store. */
+  /** One reconcile; its actions go through the cluster (which then lets kubelet and scheduler react). */
   reconcile(): ReconcileResult<StatefulSetStatus, StatefulSetControllerState> {
     const before = this.pods();
     const set = this.set();
@@ -142,31 +173,28 @@ export class World {
       structureCache: this.structureCache,
     });
     this.controllerState = result.controllerState;
-    this.apply(this.withGraceful(result.actions));
+    this.write(result.actions, 'controller');
     this.history.push({ result, before, set, now: this.now });
     return result;
   }
 
-  /** Pods the controller creates get the world's finalizer, so deletions are graceful. */
-  private withGraceful(actions: readonly Action[]): Action[] {
-    if (this.kubelet.graceful === false) return [...actions];
-    return actions.map((a) => {
-      if (a.verb !== 'create' || a.object.kind !== 'Pod') return a;
-      const fin = [...(a.object.metadata.finalizers ?? []), GRACEFUL_FINALIZER];
-      return { ...a, object: { ...a.object, metadata: { ...a.object.metadata, finalizers: fin } } };
-    });
+  /**
+   * Writes actions through the cluster as `source`. A refused write throws: the store answers
+   * as an API server would, and a reconcile of an up-to-date view should never be refused.
+   */
+  write(actions: readonly Action[], source = 'user'): void {
+    for (const [i, res] of this.cluster.apply(actions, source).entries())
+      if (!res.ok) {
+        const a = actions[i];
+        throw new Error(`${a.verb} (${(a as { reason?: string }).reason}) refused: ${res.message}`);
+      }
   }
 
-  apply(actions: readonly Action[]): void {
-    const nonEvents = actions.filter((a) => a.verb !== 'event');
-    this.objects = applyActions(this.objects, nonEvents, this.now, { seed: 1000 + this.applyCounter++ });
-  }
-
-  /** Replaces the set's spec (as a user's `kubectl apply`; generation goes up). */
+  /** Replaces the set's spec (as a user's `kubectl apply`; the store bumps the generation). */
   updateSpec(mutate: (spec: StatefulSet['spec']) => StatefulSet['spec']): void {
     const set = this.set();
-    this.apply([
-      { verb: 'update', object: { ...set, spec: mutate(structuredClone(set.spec)) }, reason: 'user' },
+    this.write([
+      { verb: 'update', object: { ...set, spec: mutate(structuredClone(set.spec)) }, reason: 'Apply' },
     ]);
   }
 
@@ -180,15 +208,16 @@ export class World {
     }));
   }
 
+  /** Lets `seconds` of the cluster's time pass: pulls, starts, readiness, terminations. */
   advance(seconds: number): void {
-    this.nowMs += seconds * 1000;
+    this.cluster.advance(seconds * 1000);
   }
 
-  /** Writes a pod the way its kubelet would (a merge patch, so finalizer removal completes deletion). */
+  /** A user's write of a pod (a merge patch of what changed from `prev` to `next`). */
   writePod(prev: Pod, next: Pod): void {
     const patch = diffPodForPatch(prev, next);
     if (Object.keys(patch).length === 0) return;
-    this.apply([
+    this.write([
       {
         verb: 'patch',
         target: {
@@ -199,109 +228,8 @@ export class World {
         },
         patchType: 'merge',
         patch,
-        reason: 'kubelet',
+        reason: 'Edit',
       },
     ]);
   }
-
-  /** One kubelet step over every pod (each advances with the configured probability). */
-  kubeletStep(): void {
-    for (const pod of this.pods()) {
-      const p = this.pods().find((x) => x.metadata?.uid === pod.metadata?.uid);
-      if (!p) continue;
-      const next = this.advancePod(p);
-      if (next) this.writePod(p, next);
-    }
-  }
-
-  private chance(p: number | undefined): boolean {
-    return this.rng.next() < (p ?? 1);
-  }
-
-  /** The next stage of one pod, or undefined when it stays. */
-  advancePod(pod: Pod): Pod | undefined {
-    if (pod.metadata?.deletionTimestamp) {
-      if (!this.chance(this.kubelet.terminateProbability)) return undefined;
-      const fin = (pod.metadata.finalizers ?? []).filter((f) => f !== GRACEFUL_FINALIZER);
-      return { ...pod, metadata: { ...pod.metadata, finalizers: fin } };
-    }
-    if (!this.chance(this.kubelet.advanceProbability)) return undefined;
-    const phase = pod.status?.phase;
-    const containers = pod.spec?.containers ?? [];
-    if (!phase) return { ...pod, status: { ...(pod.status ?? {}), phase: 'Pending' } };
-    if (phase === 'Pending') {
-      return {
-        ...pod,
-        status: {
-          ...pod.status,
-          phase: 'Running',
-          containerStatuses: containers.map((c) => statusOf(c.name, c.image ?? '', false)),
-          conditions: setCond(
-            setCond(pod.status?.conditions ?? [], { type: 'ContainersReady', status: 'False' }),
-            {
-              type: 'Ready',
-              status: 'False',
-            },
-          ),
-        },
-      };
-    }
-    if (phase !== 'Running') return undefined;
-    const statuses = pod.status?.containerStatuses ?? [];
-    const stale = containers.some((c) => statuses.find((s) => s.name === c.name)?.image !== c.image);
-    let next: Pod = pod;
-    if (stale) {
-      next = {
-        ...pod,
-        status: {
-          ...pod.status,
-          containerStatuses: containers.map((c) => statusOf(c.name, c.image ?? '', true)),
-        },
-      };
-    } else if (statuses.some((s) => !s.ready)) {
-      next = {
-        ...pod,
-        status: { ...pod.status, containerStatuses: statuses.map((s) => ({ ...s, ready: true })) },
-      };
-    }
-    return withReady(next, this.now) === pod ? undefined : withReady(next, this.now);
-  }
-}
-
-function statusOf(name: string, image: string, ready: boolean) {
-  return { name, image, imageID: `sha-${image}`, ready, restartCount: 0, started: ready };
-}
-
-function setCond(conds: readonly PodCondition[], c: PodCondition): PodCondition[] {
-  const i = conds.findIndex((x) => x.type === c.type);
-  if (i >= 0 && conds[i].status === c.status) return [...conds];
-  const out = [...conds];
-  if (i >= 0) out[i] = c;
-  else out.push(c);
-  return out;
-}
-
-/** The kubelet's Ready: containers ready and every readiness gate True; transition time on flips. */
-export function withReady(pod: Pod, now: string): Pod {
-  const statuses = pod.status?.containerStatuses ?? [];
-  const containersReady = statuses.length > 0 && statuses.every((s) => s.ready);
-  const conds = pod.status?.conditions ?? [];
-  const gatesOk = (pod.spec?.readinessGates ?? []).every(
-    (g) => conds.find((c) => c.type === g.conditionType)?.status === 'True',
-  );
-  let next = setCond(conds, {
-    type: 'ContainersReady',
-    status: containersReady ? 'True' : 'False',
-    lastTransitionTime: now,
-  });
-  next = setCond(next, {
-    type: 'Ready',
-    status: containersReady && gatesOk ? 'True' : 'False',
-    lastTransitionTime: now,
-  });
-  const same =
-    next.length === conds.length &&
-    next.every((c, i) => c.type === conds[i].type && c.status === conds[i].status);
-  if (same && pod.status?.containerStatuses === statuses) return pod;
-  return { ...pod, status: { ...pod.status, conditions: next } };
 }
