@@ -3,18 +3,19 @@
 // @kruise-ts/cluster keep nothing between calls (a cluster's caches belong to its Store, Kubelet
 // or Cluster instance). A cache that makes a reconcile fast is an object the caller
 // creates and passes in (`cache` in the options or input), so a library user can see, size and
-// drop it.
+// drop it. @kruise-ts/sim follows the same rule, so two simulations or two API servers in one
+// process share nothing (its memos belong to a Simulation or an API server).
 //
-// The rule, checked over packages/{api,core,<controllers>,registry,cluster}/src/**/*.ts by
+// The rule, checked over packages/{api,core,<controllers>,registry,cluster,sim}/src/**/*.ts by
 // test/moduleState.ts with the TypeScript compiler's parser and type checker:
 //
 //  1. `let` / `var`: no variable declared at module level.
 //  2. mutable-type: a module-level `const` must not hold a container that can change. Its type
 //     (as the checker infers it) must not be, or be a union with, `Map`, `Set`, `WeakMap`,
-//     `WeakSet`, `WeakRef`, a mutable array (`T[]`) or tuple, a typed array, `ArrayBuffer` or
-//     `DataView`, nor a `RegExp` with the `g` or `y` flag (its `lastIndex` moves) unless its
-//     file uses it only as the pattern of `replace`, `replaceAll`, `match`, `matchAll` or
-//     `split`, which reset `lastIndex` or copy the RegExp. The allowed
+//     `WeakSet`, `WeakRef`, a mutable array (`T[]`) or tuple, a typed array, Node's `Buffer`,
+//     `ArrayBuffer` or `DataView`, nor a `RegExp` with the `g` or `y` flag (its `lastIndex`
+//     moves) unless its file uses it only as the pattern of `replace`, `replaceAll`, `match`,
+//     `matchAll` or `split`, which reset `lastIndex` or copy the RegExp. The allowed
 //     forms of a constant table are read-only types: `Object.freeze([...])`, `[...] as const`,
 //     `const X: readonly T[] = [...]`, `const M: ReadonlyMap<K, V> = new Map([...])`,
 //     `const S: ReadonlySet<T> = new Set([...])`, and plain objects and primitives.
@@ -51,6 +52,7 @@ const PURE = [
   'nodeops',
   'registry',
   'cluster',
+  'sim', // not pure, but its memos belong to a Simulation or an API server all the same
 ];
 
 function sourceFiles(dir: string, out: string[] = []): string[] {
@@ -123,6 +125,12 @@ describe('module-level state', () => {
       'mutable-type:8',
       'mutable-type:9',
       'mutable-type:10',
+    ]);
+  });
+
+  it("reports a Node Buffer (writable bytes, whatever its type's name)", () => {
+    expect(check('declare class Buffer extends Uint8Array {}\nexport const b = new Buffer(4);')).toEqual([
+      'mutable-type:2',
     ]);
   });
 

@@ -23,6 +23,7 @@ const MUTABLE_TYPES = new Set([
   'Array',
   'ArrayBuffer',
   'SharedArrayBuffer',
+  'Buffer',
   'DataView',
   'Int8Array',
   'Uint8Array',

@@ -13,6 +13,7 @@ import {
 } from '@kruise-ts/api';
 import { createRng, extend, fnv32a, mix32 } from '@kruise-ts/core';
 import type { PersistentVolumeClaim, Pod, PodTemplateSpec, Volume } from 'kubernetes-types/core/v1.js';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { controllerRefOf, instanceIdOf } from './ownership';
 import { shortHashOf } from './predicates';
 import type { SyncState } from './sync';
@@ -89,7 +90,7 @@ export function newPod(
   template: PodTemplateSpec,
   revisionName: string,
   id: string,
-): { pod: Pod; pvcs: PersistentVolumeClaim[] } {
+): { pod: Pod & KubeObject; pvcs: (PersistentVolumeClaim & KubeObject)[] } {
   const cs = state.cs;
   const csName = cs.metadata?.name ?? '';
   const ns = cs.metadata?.namespace;
@@ -110,7 +111,7 @@ export function newPod(
     spec.readinessGates = [...gates, { conditionType: CONDITION_INPLACE_UPDATE_READY }];
   }
   const vcts = cs.spec.volumeClaimTemplates ?? [];
-  const pvcs: PersistentVolumeClaim[] = [];
+  const pvcs: (PersistentVolumeClaim & KubeObject)[] = [];
   if (vcts.length > 0) {
     const claimVolumes: Volume[] = [];
     const names = new Set<string>();
@@ -119,7 +120,7 @@ export function newPod(
       const claimName = pvcName(tName, csName, id);
       names.add(tName);
       claimVolumes.push({ name: tName, persistentVolumeClaim: { claimName } });
-      const pvcMeta: PersistentVolumeClaim['metadata'] = {
+      const pvcMeta: ObjectMeta = {
         name: claimName,
         labels: {
           ...(t.metadata?.labels ?? {}),
@@ -134,7 +135,7 @@ export function newPod(
     }
     spec.volumes = [...claimVolumes, ...(spec.volumes ?? []).filter((v) => !names.has(v.name))];
   }
-  const metadata: Pod['metadata'] = {
+  const metadata: ObjectMeta = {
     name: `${csName}-${id}`,
     generateName: `${csName}-`,
     labels,
@@ -172,9 +173,9 @@ export function createPods(
     const { pod, pvcs } = newPod(state, template, rev.metadata?.name ?? '', ids[i]);
     for (const pvc of pvcs) {
       if (state.usedPvcNames().has(pvc.metadata?.name ?? '')) continue;
-      state.rec.act({ verb: 'create', object: pvc as unknown as KubeObject, reason: Reasons.ScaleUp });
+      state.rec.act({ verb: 'create', object: pvc, reason: Reasons.ScaleUp });
     }
-    state.rec.act({ verb: 'create', object: pod as unknown as KubeObject, reason: Reasons.ScaleUp });
+    state.rec.act({ verb: 'create', object: pod, reason: Reasons.ScaleUp });
     state.rec.event(
       'Normal',
       'SuccessfulCreate',

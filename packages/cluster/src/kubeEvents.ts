@@ -4,6 +4,7 @@
 // the simulator's event log (which stays as it is, so reports and recorded runs do not change);
 // the models hand them to the context's `kubeEvent` hook (`Simulation.onKubeEvent` listeners), and `kruise-ts serve` stores them as
 // core/v1 Events so `kubectl describe` and `kubectl get events` tell what happened to a pod.
+import { fnv32a } from '@kruise-ts/core';
 
 /** One event as a component records it. */
 export interface KubeEventRecord {
@@ -31,11 +32,9 @@ export function goDuration(ms: number): string {
   return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${sec}`;
 }
 
-/** The size the model reports for an image: deterministic from its name, 10–90 MB. */
+/** The size the model reports for an image: deterministic from its name (core's FNV-1a), 10–90 MB. */
 export function imageSize(image: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < image.length; i++) h = Math.imul(h ^ image.charCodeAt(i), 0x01000193) >>> 0;
-  return 10_000_000 + (h % 80_000_000);
+  return 10_000_000 + (fnv32a(image) % 80_000_000);
 }
 
 /** kubelet and scheduler messages, word for word. */

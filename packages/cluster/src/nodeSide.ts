@@ -21,12 +21,14 @@ import {
   LABEL_CRR_POD_UID,
   type NodeImage,
 } from '@kruise-ts/api';
-import { jsonEqual } from '@kruise-ts/core';
+import { jsonEqual, kindRef, onlyOfKind } from '@kruise-ts/core';
 import type { SimContext } from './context';
 import { fnvHex } from './hashing';
 import type { ContainerRuntime, PodRuntime } from './podStatus';
 
 const KRUISE = 'apps.kruise.io/v1alpha1';
+const NODE_IMAGE = kindRef<NodeImage>(KRUISE, 'NodeImage');
+const CRR = kindRef<ContainerRecreateRequest>(KRUISE, 'ContainerRecreateRequest');
 type TagStatus = {
   tag: string;
   phase: string;
@@ -83,11 +85,8 @@ export class NodeSide {
     const now = this.ctx.clock.elapsedMs;
     this.timers = this.timers.filter((t) => t > now);
     this.dirty = false;
-    for (const ni of this.ctx.store.list(KRUISE, 'NodeImage')) this.syncNodeImage(ni as unknown as NodeImage);
-    const crrs = this.ctx.store.list(
-      KRUISE,
-      'ContainerRecreateRequest',
-    ) as unknown as ContainerRecreateRequest[];
+    for (const ni of onlyOfKind(this.ctx.store.list(KRUISE, 'NodeImage'), NODE_IMAGE)) this.syncNodeImage(ni);
+    const crrs = onlyOfKind(this.ctx.store.list(KRUISE, 'ContainerRecreateRequest'), CRR);
     const byPod = new Map<string, ContainerRecreateRequest[]>();
     for (const crr of crrs) {
       const l = crr.metadata?.labels ?? {};
@@ -153,7 +152,7 @@ export class NodeSide {
     };
     if (status.imageStatuses === undefined) delete (status as { imageStatuses?: unknown }).imageStatuses;
     if (jsonEqual(status, ni.status ?? {})) return;
-    this.ctx.store.updateStatus(refOf(ni as unknown as KubeObject), status, `daemon:${node}`, 'PullImage');
+    this.ctx.store.updateStatus(refOf(ni), status, `daemon:${node}`, 'PullImage');
   }
 
   // ---------------------------------------------------------------- CRR (§9.2–9.5)
@@ -291,12 +290,7 @@ export class NodeSide {
   private writeCrrStatus(crr: ContainerRecreateRequest, status: unknown): void {
     if (jsonEqual(status, crr.status ?? {})) return;
     const node = crr.metadata?.labels?.[LABEL_CRR_NODE_NAME] ?? '';
-    this.ctx.store.updateStatus(
-      refOf(crr as unknown as KubeObject),
-      status,
-      `daemon:${node}`,
-      'ContainerRecreate',
-    );
+    this.ctx.store.updateStatus(refOf(crr), status, `daemon:${node}`, 'ContainerRecreate');
   }
 
   private wakeAt(delayMs: number): void {

@@ -8,6 +8,7 @@
 import type { KubeObject } from '@kruise-ts/api';
 import type { Node, NodeCondition, Pod, Taint } from 'kubernetes-types/core/v1.js';
 import type { NodePayload, SimContext } from './context';
+import { fnvHex } from './hashing';
 import { displayName } from './keys';
 import { kubeMessages } from './kubeEvents';
 import type { Kubelet } from './kubelet';
@@ -91,13 +92,7 @@ export function nodeObject(cfg: NodeConfig, now: string, index = 0): KubeObject 
 
 /** 32 hex digits derived from `s` (FNV-1a, four rounds): stable ids for a node's machine. */
 function machineId(s: string): string {
-  let out = '';
-  for (let round = 0; round < 4; round++) {
-    let h = 0x811c9dc5 ^ round;
-    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
-    out += h.toString(16).padStart(8, '0');
-  }
-  return out;
+  return fnvHex(s, 32);
 }
 
 function readyCondition(status: string, reason: string, message: string, now: string): NodeCondition {

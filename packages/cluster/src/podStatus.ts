@@ -4,7 +4,13 @@
 // and the image digests the model makes up.
 
 import { extend } from '@kruise-ts/core';
-import type { Pod, PodCondition, PodStatus } from 'kubernetes-types/core/v1.js';
+import type {
+  ContainerState,
+  ContainerStatus,
+  Pod,
+  PodCondition,
+  PodStatus,
+} from 'kubernetes-types/core/v1.js';
 import { fnvHex } from './hashing';
 
 /** A container's runtime state. */
@@ -83,11 +89,11 @@ export function podLabel(rt: PodRuntime): string {
 export function composeStatus(pod: Pod, rt: PodRuntime, now: string): PodStatus {
   const old = pod.status ?? {};
   const specs = pod.spec?.containers ?? [];
-  const oldStatuses = (old.containerStatuses ?? []) as unknown as Record<string, unknown>[];
+  const oldStatuses = old.containerStatuses ?? [];
   let changed = oldStatuses.length !== specs.length;
   let everStarted = specs.length > 0;
   let containersReady = !rt.terminating && specs.length > 0;
-  const statuses: Record<string, unknown>[] = new Array(specs.length);
+  const statuses: ContainerStatus[] = new Array(specs.length);
   for (let i = 0; i < specs.length; i++) {
     const s = specs[i];
     const c = rt.containers.get(s.name);
@@ -146,7 +152,7 @@ export function composeStatus(pod: Pod, rt: PodRuntime, now: string): PodStatus 
     podIP,
     podIPs,
     startTime,
-    containerStatuses: (changed ? statuses : oldStatuses) as unknown as PodStatus['containerStatuses'],
+    containerStatuses: changed ? statuses : oldStatuses,
   });
 }
 
@@ -155,7 +161,7 @@ export function composeStatus(pod: Pod, rt: PodRuntime, now: string): PodStatus 
  * own objects (whose shape it knows) from ones another writer put in the status, and skip
  * re-checking their key sets; as JSON it is the plain object kube's kubelet reports.
  */
-class KubeletContainerStatus {
+class KubeletContainerStatus implements ContainerStatus {
   declare name: string;
   declare image: string;
   declare imageID: string;
@@ -163,7 +169,7 @@ class KubeletContainerStatus {
   declare restartCount: number;
   declare started: boolean;
   declare containerID?: string;
-  declare state: Record<string, Record<string, unknown>>;
+  declare state: ContainerState;
 
   constructor(name: string, specImage: string, c: ContainerRuntime | undefined, terminating: boolean) {
     this.name = name;
@@ -187,12 +193,12 @@ function containerStatus(
   specImage: string,
   c: ContainerRuntime | undefined,
   terminating: boolean,
-): Record<string, unknown> {
-  return new KubeletContainerStatus(name, specImage, c, terminating) as unknown as Record<string, unknown>;
+): ContainerStatus {
+  return new KubeletContainerStatus(name, specImage, c, terminating);
 }
 
 function reportsRuntime(
-  prev: Record<string, unknown>,
+  prev: ContainerStatus,
   name: string,
   specImage: string,
   c: ContainerRuntime | undefined,
@@ -212,7 +218,7 @@ function reportsRuntime(
     (!own && ownKeyCount(prev) !== (running ? 8 : 7))
   )
     return false;
-  const st = prev.state as Record<string, Record<string, unknown> | undefined> | undefined;
+  const st = prev.state;
   if (!st || (!own && ownKeyCount(st) !== 1)) return false;
   const r = st.running;
   if (running) return r !== undefined && r.startedAt === c?.startedAt && (own || ownKeyCount(r) === 1);
@@ -323,13 +329,19 @@ function setKubeletConditions(
   return appended;
 }
 
+/**
+ * `lastProbeTime: null`, as the kubelet writes a probe time it never set (Go's zero metav1.Time
+ * marshals to null). kubernetes-types declares the field a string, so the null takes that type here.
+ */
+const NULL_PROBE_TIME = null as unknown as string;
+
 function newCondition(c: PodCondition, now: string): PodCondition {
   // Built field by field (not a spread): one object shape per key set, and no generic copy.
   if (c.reason === undefined)
     return {
       type: c.type,
       status: c.status,
-      lastProbeTime: null as unknown as string,
+      lastProbeTime: NULL_PROBE_TIME,
       lastTransitionTime: now,
     };
   if (c.message === undefined)
@@ -337,7 +349,7 @@ function newCondition(c: PodCondition, now: string): PodCondition {
       type: c.type,
       status: c.status,
       reason: c.reason,
-      lastProbeTime: null as unknown as string,
+      lastProbeTime: NULL_PROBE_TIME,
       lastTransitionTime: now,
     };
   return {
@@ -345,7 +357,7 @@ function newCondition(c: PodCondition, now: string): PodCondition {
     status: c.status,
     reason: c.reason,
     message: c.message,
-    lastProbeTime: null as unknown as string,
+    lastProbeTime: NULL_PROBE_TIME,
     lastTransitionTime: now,
   };
 }

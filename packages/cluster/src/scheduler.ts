@@ -219,7 +219,8 @@ export class Scheduler {
       if (old && old.status === 'False' && old.reason === 'Unschedulable' && old.message === message) return;
       const conditions = [
         ...(pod.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled'),
-        { ...cond, lastProbeTime: null as unknown as string, lastTransitionTime: this.ctx.clock.now() },
+        // lastProbeTime null, as kube-scheduler writes it (the status is stored as JSON, not a PodStatus)
+        { ...cond, lastProbeTime: null, lastTransitionTime: this.ctx.clock.now() },
       ];
       store.updateStatus(
         ref,

@@ -2,6 +2,7 @@
 // node and by uid, with sorted key lists cached until membership changes, so
 // listing a workload's pods costs O(its pods), never O(all objects).
 import type { KubeObject } from '@kruise-ts/api';
+import { deepFreeze } from '@kruise-ts/core/testing';
 import { keyOf, kindPrefix, objectKey } from './keys';
 
 /** Objects and their indexes; the Store builds the API-server semantics on top. */
@@ -15,6 +16,7 @@ export class ObjectIndex {
   /** apiVersion → kind → `group/Kind/`: looked up on every list and write, built once per pair. */
   private readonly prefixes = new Map<string, Map<string, string>>();
 
+  /** `freeze`: deep-freeze each stored object (tests), with core's `deepFreeze`, which skips subtrees already frozen. */
   constructor(private readonly freeze: boolean) {}
 
   /** Number of stored objects. */
@@ -69,7 +71,7 @@ export class ObjectIndex {
 
   /** Stores `obj` (replacing `known`, the stored version, when the caller has it) at `storeKey` or its own key. */
   protected commit(obj: KubeObject, known?: KubeObject, storeKey?: string): KubeObject {
-    if (this.freeze) deepFreezeObject(obj);
+    if (this.freeze) deepFreeze(obj);
     const key = storeKey ?? objectKey(obj);
     const prev = known ?? this.objects.get(key);
     this.objects.set(key, obj);
@@ -170,11 +172,4 @@ function ownerUids(obj: KubeObject | undefined): string[] {
 function nodeOf(obj: KubeObject | undefined): string | undefined {
   if (obj?.kind !== 'Pod') return undefined;
   return (obj.spec as { nodeName?: string } | undefined)?.nodeName || undefined;
-}
-
-function deepFreezeObject(v: unknown): void {
-  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const k of Object.keys(v)) deepFreezeObject((v as Record<string, unknown>)[k]);
-  }
 }

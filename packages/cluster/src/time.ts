@@ -1,7 +1,7 @@
 // Time helpers of the cluster model: the virtual clock, scenario durations ("1m30s",
 // "500ms", plain numbers = seconds) and kubectl's human-readable AGE format. Timestamps are
-// formatted by core's toRFC3339, as everywhere else.
-import { toRFC3339 } from '@kruise-ts/core';
+// formatted by core's epochMsToRFC3339, as everywhere else.
+import { epochMsToRFC3339 } from '@kruise-ts/core';
 
 /** Default start of simulated time: 2024-01-01T00:00:00Z. */
 export const DEFAULT_START_TIME = '2024-01-01T00:00:00Z';
@@ -41,13 +41,13 @@ export class VirtualClock {
   /** The current time as an RFC 3339 string, second precision. */
   now(): string {
     if (this.nowCache.ms !== this.ms)
-      this.nowCache = { ms: this.ms, text: rfc3339(this.startEpochMs + this.ms) };
+      this.nowCache = { ms: this.ms, text: epochMsToRFC3339(this.startEpochMs + this.ms) };
     return this.nowCache.text;
   }
 
   /** The RFC 3339 string of simulated time `ms`. */
   at(ms: number): string {
-    return rfc3339(this.startEpochMs + ms);
+    return epochMsToRFC3339(this.startEpochMs + ms);
   }
 
   /** Simulated milliseconds of an RFC 3339 timestamp (may be negative). */
@@ -56,10 +56,11 @@ export class VirtualClock {
   }
 }
 
-/** Epoch milliseconds as RFC 3339 at second precision in UTC: `2024-01-01T00:00:00Z`. */
-export function rfc3339(epochMs: number): string {
-  return toRFC3339(new Date(epochMs));
-}
+/**
+ * `rfc3339(epochMs)`: epoch milliseconds as RFC 3339 at second precision in UTC
+ * (`2024-01-01T00:00:00Z`), the cluster's public name for core's `epochMsToRFC3339`.
+ */
+export { epochMsToRFC3339 as rfc3339 } from '@kruise-ts/core';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 

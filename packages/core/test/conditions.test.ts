@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
+  epochMsToRFC3339,
   getPodCondition,
   isPodActive,
   isPodAvailable,
@@ -39,6 +40,13 @@ describe('time helpers (§0.3)', () => {
     expect(toRFC3339('2024-01-01T08:00:00.900+08:00')).toBe('2024-01-01T00:00:00Z');
     expect(toRFC3339(new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 999)))).toBe('2024-01-02T03:04:05Z');
     expect(() => toRFC3339('yesterday')).toThrow(KruiseError);
+  });
+  it('epochMsToRFC3339: toRFC3339 of epoch milliseconds, fraction truncated', () => {
+    expect(epochMsToRFC3339(Date.parse('2024-01-01T00:00:05.900Z'))).toBe('2024-01-01T00:00:05Z');
+    expect(epochMsToRFC3339(0)).toBe('1970-01-01T00:00:00Z');
+    expect(epochMsToRFC3339(-1)).toBe('1969-12-31T23:59:59Z');
+    expect(() => epochMsToRFC3339(Number.NaN)).toThrow(KruiseError);
+    expect(() => epochMsToRFC3339(1e20)).toThrow(KruiseError);
   });
   it('parseTime: zero time (absent, "", 0001-01-01T00:00:00Z) and junk → null', () => {
     expect(parseTime('2024-01-01T00:00:00Z')?.toISOString()).toBe('2024-01-01T00:00:00.000Z');

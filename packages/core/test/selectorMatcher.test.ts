@@ -1,6 +1,14 @@
-// labelSelectorMatcher: a selector converted once answers every label set as matchesLabelSelector
-// (default validation) does — nil matches nothing, empty everything, invalid nothing.
-import { type Labels, labelSelectorMatcher, matchesLabelSelector } from '@kruise-ts/core';
+// labelSelectorMatcher and matchesLabelSelector, one rule (matchesLabelSelector asks the matcher):
+// nil matches nothing, empty everything, invalid nothing; checked against a reference model built
+// from the exported conversion and requirement checks, with and without validation.
+import {
+  type LabelRequirement,
+  type Labels,
+  labelSelectorAsRequirements,
+  labelSelectorMatcher,
+  matchesLabelSelector,
+  requirementMatches,
+} from '@kruise-ts/core';
 import fc from 'fast-check';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { describe, expect, it } from 'vitest';
@@ -98,13 +106,55 @@ describe('labelSelectorMatcher', () => {
     fc.dictionary(keyArb, valueArb, { maxKeys: 3 }),
   );
 
-  it('answers every label set as matchesLabelSelector does', () => {
+  /** The rule spelled out: requirements (checked, or as written), every one must hold; errors select nothing. */
+  function reference(selector: LabelSelector | null | undefined, labels: Labels, validate: boolean): boolean {
+    if (selector === null || selector === undefined) return false;
+    const ops: Record<string, string> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
+    let reqs: LabelRequirement[];
+    if (validate) {
+      try {
+        reqs = labelSelectorAsRequirements(selector) ?? [];
+      } catch {
+        return false;
+      }
+    } else {
+      reqs = Object.entries(selector.matchLabels ?? {}).map(([key, v]) => ({
+        key,
+        operator: '=',
+        values: [v],
+      }));
+      for (const e of selector.matchExpressions ?? []) {
+        if (!Object.hasOwn(ops, e.operator)) return false;
+        reqs.push({ key: e.key, operator: ops[e.operator], values: e.values ?? [] } as LabelRequirement);
+      }
+    }
+    return reqs.every((r) => requirementMatches(r, labels));
+  }
+
+  it('the matcher and matchesLabelSelector answer every label set as the reference does, validated or not', () => {
     fc.assert(
-      fc.property(selectorArb, fc.array(labelsArb, { maxLength: 6 }), (selector, labelSets) => {
-        const selects = labelSelectorMatcher(selector);
-        for (const labels of labelSets) expect(selects(labels)).toBe(matchesLabelSelector(selector, labels));
-      }),
+      fc.property(
+        selectorArb,
+        fc.array(labelsArb, { maxLength: 6 }),
+        fc.boolean(),
+        (selector, labelSets, validate) => {
+          const selects = labelSelectorMatcher(selector, { validate });
+          for (const labels of labelSets) {
+            const want = reference(selector, labels, validate);
+            expect(selects(labels)).toBe(want);
+            expect(matchesLabelSelector(selector, labels, { validate })).toBe(want);
+          }
+        },
+      ),
       { seed: SEED, numRuns: 500 },
     );
+  });
+
+  it('validate: false leaves keys and values unchecked; an unknown operator still matches nothing', () => {
+    const badKey: LabelSelector = { matchLabels: { 'bad key!': 'not valid!' } };
+    expect(labelSelectorMatcher(badKey)({ 'bad key!': 'not valid!' })).toBe(false);
+    expect(labelSelectorMatcher(badKey, { validate: false })({ 'bad key!': 'not valid!' })).toBe(true);
+    const unknownOp: LabelSelector = { matchExpressions: [{ key: 'a', operator: 'Foo' }] };
+    expect(labelSelectorMatcher(unknownOp, { validate: false })({ a: 'x' })).toBe(false);
   });
 });

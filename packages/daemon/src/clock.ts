@@ -1,6 +1,6 @@
 // Time and randomness of the daemon's I/O shell (docs/reference/daemon.md §11 items 1–2): an injectable
 // clock (now, timers, abortable sleep) and RNG, so the logic can run on a fake clock in tests.
-import { parseTime as parseKubeTime, toRFC3339 } from '@kruise-ts/core';
+import { parseTime as parseKubeTime } from '@kruise-ts/core';
 
 /** A clock: epoch milliseconds, timers and an abortable sleep. */
 export interface Clock {
@@ -36,12 +36,11 @@ export const realClock: Clock = {
 };
 
 /**
- * RFC 3339 at second precision (Kubernetes `metav1.Time`), e.g. `2024-01-01T00:00:05Z`: core's
- * `toRFC3339` of epoch milliseconds. @throws KruiseError when `ms` is not a time.
+ * `rfc3339(ms)`: RFC 3339 at second precision (Kubernetes `metav1.Time`), e.g.
+ * `2024-01-01T00:00:05Z`, of a clock's epoch milliseconds; the daemon's public name for core's
+ * `epochMsToRFC3339`, which throws a KruiseError when `ms` is not a time.
  */
-export function rfc3339(ms: number): string {
-  return toRFC3339(new Date(ms));
-}
+export { epochMsToRFC3339 as rfc3339 } from '@kruise-ts/core';
 
 /**
  * Epoch milliseconds of an RFC 3339 time (core's `parseTime`), `undefined` when invalid, empty or

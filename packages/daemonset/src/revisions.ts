@@ -9,6 +9,7 @@ import {
   makeRevisionData,
   newControllerRevision,
   type ObjectRef,
+  type RevisionData,
   resolveRevisionNameCollision,
 } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
@@ -48,8 +49,8 @@ export function revisionRef(rev: ControllerRevision): ObjectRef {
 }
 
 /** §12.1: revision data `{"spec":{"template":{…template…,"$patch":"replace"}}}`. */
-export function daemonSetRevisionData(ds: DaemonSet): Record<string, unknown> {
-  return makeRevisionData(ds.spec.template) as unknown as Record<string, unknown>;
+export function daemonSetRevisionData(ds: DaemonSet): RevisionData {
+  return makeRevisionData(ds.spec.template);
 }
 
 /** The `controller-revision-hash` label of a revision (its name when unlabelled, §12.2). */
@@ -145,7 +146,8 @@ export function constructHistory(
     if (choice.kind === 'create')
       actions.push({
         verb: 'create',
-        object: current as unknown as KubeObject,
+        // a created revision is the candidate newDaemonSetRevision built, with apiVersion, kind and metadata
+        object: current as ControllerRevision & KubeObject,
         reason: Reasons.CreateRevision,
       });
   } else {

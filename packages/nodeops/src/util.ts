@@ -2,7 +2,7 @@
 // Go-compatible number parsing and formatting, owner references, object keys and the
 // seeded jitter the specs ask for (docs/reference/daemon.md §11 items 1–2).
 import type { KubeObject } from '@kruise-ts/api';
-import { canonicalJSON, createRng, type Now, parseTime, type Rng, toRFC3339 } from '@kruise-ts/core';
+import { createRng, jsonEqual, type Now, parseTime, type Rng } from '@kruise-ts/core';
 import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 
 /** Epoch milliseconds of `now`, or `undefined` when it is not a valid time. */
@@ -16,16 +16,13 @@ export function timeMillis(s: string | null | undefined): number | undefined {
 }
 
 /**
- * Kubernetes' serialisation of a time (RFC 3339, UTC, whole seconds).
- * Example: `rfc3339(Date.parse('2024-01-01T00:00:00.900Z'))` → `"2024-01-01T00:00:00Z"`.
+ * Structural equality of JSON values: core's `jsonEqual` (key order ignored, a member holding
+ * `undefined` counts as absent), with a missing value and `null` read as one, so an absent field
+ * and a field written as `null` compare equal (e.g. a pod's `labels`, a CRR's `spec`).
+ * Example: `sameJSON(undefined, null)` → true; `sameJSON({a: 1}, {a: 1, b: undefined})` → true.
  */
-export function rfc3339(ms: number): string {
-  return toRFC3339(new Date(ms));
-}
-
-/** Structural equality of JSON values (key order ignored, `undefined` members dropped). */
 export function sameJSON(a: unknown, b: unknown): boolean {
-  return canonicalJSON(a ?? null) === canonicalJSON(b ?? null);
+  return jsonEqual(a ?? null, b ?? null);
 }
 
 /** A deep copy of JSON data. */

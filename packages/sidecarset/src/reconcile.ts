@@ -20,6 +20,7 @@ import {
   withDistinctObserved,
   withWellFormedInput,
 } from '@kruise-ts/core';
+import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { SidecarSetAnnotationCache } from './annotationCache';
 import { registerLatestRevision, truncateHistory } from './history';
@@ -58,6 +59,14 @@ function podRef(pod: Pod): ObjectRef {
   if (pod.metadata?.namespace !== undefined) ref.namespace = pod.metadata.namespace;
   if (pod.metadata?.uid !== undefined) ref.uid = pod.metadata.uid;
   return ref;
+}
+
+/**
+ * A revision as the object an action writes. Revisions are API objects: a listed one comes from
+ * the API server and a new one from newSidecarSetRevision, both with apiVersion, kind and metadata.
+ */
+function revisionObject(r: ControllerRevision): ControllerRevision & KubeObject {
+  return r as ControllerRevision & KubeObject;
 }
 
 function emptyStatus(): SidecarSetStatus {
@@ -156,9 +165,9 @@ function reconcileDistinct(
   // §5.1 step 2 (SS-5.3)
   const reg = registerLatestRevision(ss, input.revisions ?? [], kruiseNs);
   for (const r of reg.create)
-    rec.act({ verb: 'create', object: r as unknown as KubeObject, reason: Reasons.CreateRevision });
+    rec.act({ verb: 'create', object: revisionObject(r), reason: Reasons.CreateRevision });
   for (const r of reg.update)
-    rec.act({ verb: 'update', object: r as unknown as KubeObject, reason: Reasons.UpdateRevision });
+    rec.act({ verb: 'update', object: revisionObject(r), reason: Reasons.UpdateRevision });
   const truncated = truncateHistory(ss, reg.revisions, matched);
   for (const r of truncated.delete) {
     const target: ObjectRef = {

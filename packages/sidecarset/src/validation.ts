@@ -86,11 +86,16 @@ function validateUpdateStrategy(ss: SidecarSet): FieldError[] {
   return errs;
 }
 
+/** A field of `obj` by its JSON name (the source keys are names, not keys the type lists). */
+function fieldByName(obj: object, name: string): unknown {
+  return Reflect.get(obj, name);
+}
+
 /** V7 (part of core pod validation): a volume needs exactly one source. */
 function validateVolumeSources(volumes: readonly Volume[]): FieldError[] {
   const errs: FieldError[] = [];
   volumes.forEach((v, i) => {
-    const n = VOLUME_SOURCE_KEYS.filter((k) => (v as unknown as Record<string, unknown>)[k] != null).length;
+    const n = VOLUME_SOURCE_KEYS.filter((k) => fieldByName(v, k) != null).length;
     if (n === 0) errs.push(required(`spec.volumes[${i}]`, 'must specify a volume type'));
     else if (n > 1) errs.push(forbidden(`spec.volumes[${i}]`, 'may not specify more than 1 volume type'));
   });

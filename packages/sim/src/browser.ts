@@ -64,6 +64,7 @@ export {
 export { podRow } from './apiserver/printers';
 export { compareVersions, Registry, type ResourceInfo } from './apiserver/registry';
 export { toTable } from './apiserver/tables';
+export { AvailabilityMemo } from './availabilityMemo';
 export {
   type ControllerRegistration,
   ControllerRegistry,

@@ -22,7 +22,7 @@ export function parseSubsetQuantity(total: number, q: unknown): number | undefin
   return p > 100 ? undefined : Math.floor((total * p + 50) / 100);
 }
 
-const WORKLOAD_KINDS = new Set(['CloneSet', 'StatefulSet', 'Deployment']);
+const WORKLOAD_KINDS: ReadonlySet<string> = new Set(['CloneSet', 'StatefulSet', 'Deployment']);
 
 /** One verdict per UnitedDeployment whose controller is current. */
 export function checkSubsetSums(store: Store): Verdict[] {

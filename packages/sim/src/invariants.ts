@@ -31,6 +31,7 @@ import {
 } from '@kruise-ts/api';
 import { type Change, displayName, groupOf, objectKey, type SimContext } from '@kruise-ts/cluster';
 import type { Pod } from 'kubernetes-types/core/v1.js';
+import { AvailabilityMemo } from './availabilityMemo';
 import { BUDGET_KINDS, type BudgetKind, workloadBudget } from './invariantBudgets';
 import { ImagePullParallelism } from './invariantImagePull';
 import { orderingViolation } from './invariantOrdering';
@@ -87,28 +88,25 @@ interface CloneSetLike extends KubeObject {
 }
 
 /**
- * CloneSet's `available(pod, minReadySeconds)` (docs/reference/cloneset.md §4.1–4.2). Computed each time:
- * a memo keyed by pod object (a WeakMap) cost more than this, in ephemeron upkeep for the GC,
- * since every write makes a new pod object.
+ * CloneSet's `available(pod, minReadySeconds)` (docs/reference/cloneset.md §4.1–4.2). With a
+ * `memo`, an answer for minReadySeconds 0 about a pod object asked about just before is reused
+ * (the timeline and the checker share one per simulation); without one it is computed each time,
+ * with the same result. A memo keyed by every pod object (a WeakMap) cost more than computing, in
+ * ephemeron upkeep for the GC, since every write makes a new pod object.
  */
-export function cloneSetPodAvailable(pod: Pod, minReadySeconds: number, nowMs: number): boolean {
-  // The last two answers for minReadySeconds 0: on every write the timeline and the invariant
-  // checker each ask about the old and the new version of the pod (stored pods are immutable).
-  if (minReadySeconds === 0) {
-    if (pod === recent.podA) return recent.a;
-    if (pod === recent.podB) return recent.b;
-  }
-  const v = computeAvailable(pod, minReadySeconds, nowMs);
-  if (minReadySeconds === 0) {
-    recent.podB = recent.podA;
-    recent.b = recent.a;
-    recent.podA = pod;
-    recent.a = v;
-  }
+export function cloneSetPodAvailable(
+  pod: Pod,
+  minReadySeconds: number,
+  nowMs: number,
+  memo?: AvailabilityMemo,
+): boolean {
+  if (memo === undefined || minReadySeconds !== 0) return computeAvailable(pod, minReadySeconds, nowMs);
+  const known = memo.get(pod);
+  if (known !== undefined) return known;
+  const v = computeAvailable(pod, 0, nowMs);
+  memo.remember(pod, v);
   return v;
 }
-
-const recent: { podA?: Pod; a: boolean; podB?: Pod; b: boolean } = { a: false, b: false };
 
 function computeAvailable(pod: Pod, minReadySeconds: number, nowMs: number): boolean {
   const state = pod.metadata?.labels?.[LABEL_LIFECYCLE_STATE] ?? '';
@@ -161,10 +159,15 @@ export class InvariantChecker {
   /** The verdict that failed last, per invariant and object (a violation is recorded once per episode). */
   private readonly lastFailed = new Map<string, string | undefined>();
 
+  /**
+   * `availability` remembers the last availability answers; a simulation passes the memo its
+   * timeline uses too, so the two ask about each pod write once between them.
+   */
   constructor(
     private readonly ctx: SimContext,
     configs: InvariantConfig[],
     private readonly onViolation: (v: Violation) => void = () => {},
+    private readonly availability: AvailabilityMemo = new AvailabilityMemo(),
   ) {
     this.reports = configs.map((c) => ({
       name: c.name,
@@ -220,7 +223,7 @@ export class InvariantChecker {
     const wasAvailable =
       c.old !== undefined &&
       !c.old.metadata.deletionTimestamp &&
-      cloneSetPodAvailable(c.old as Pod, minReady, nowMs);
+      cloneSetPodAvailable(c.old as Pod, minReady, nowMs, this.availability);
     if (gone) {
       const wasDown = t.down.delete(c.key);
       if (byController && (wasAvailable || wasDown) && !c.old?.metadata.deletionTimestamp) {
@@ -237,7 +240,7 @@ export class InvariantChecker {
       t.created = true;
       if (ok.kind === 'StatefulSet' && t.outOfOrder === undefined)
         t.outOfOrder = orderingViolation(w, c.object as Pod, this.activePods(w), (p) =>
-          cloneSetPodAvailable(p, minReady, nowMs),
+          cloneSetPodAvailable(p, minReady, nowMs, this.availability),
         );
     }
     const oldRev = c.old?.metadata.labels?.[LABEL_CONTROLLER_REVISION_HASH];
@@ -246,7 +249,7 @@ export class InvariantChecker {
     // Made unavailable, or made to restart (a container image changed): the kubelet will take it down.
     if (
       wasAvailable &&
-      (!cloneSetPodAvailable(c.object as Pod, minReady, nowMs) ||
+      (!cloneSetPodAvailable(c.object as Pod, minReady, nowMs, this.availability) ||
         imagesChanged(c.old as Pod, c.object as Pod))
     ) {
       t.down.add(c.key);
@@ -314,7 +317,7 @@ export class InvariantChecker {
     const { active, available } = this.counts(w, minReady, nowMs, pods);
     for (const k of [...t.down]) {
       const p = this.ctx.store.getByKey(k) as Pod | undefined;
-      if (!p || cloneSetPodAvailable(p, minReady, nowMs)) t.down.delete(k);
+      if (!p || cloneSetPodAvailable(p, minReady, nowMs, this.availability)) t.down.delete(k);
     }
     t.debt = Math.min(t.debt, Math.max(0, r - available));
     const base = {
@@ -340,7 +343,10 @@ export class InvariantChecker {
           v.message = `the controller has ${down} pod(s) down (${t.down.size} unavailable${t.debt ? `, ${t.debt} deleted and not yet replaced` : ''}) but may take down at most ${allowed} (maxUnavailable ${budget.maxUnavailable}${active > r ? ` + ${active - r} surge` : ''})`;
         }
       } else if (name === 'maxSurge' && t.created) {
-        const m = kind === 'DaemonSet' ? daemonSurge(w, pods(), budget.maxSurge, minReady, nowMs) : undefined;
+        const m =
+          kind === 'DaemonSet'
+            ? daemonSurge(w, pods(), budget.maxSurge, minReady, nowMs, this.availability)
+            : undefined;
         if (m) {
           v.message = m.message;
           v.pods = m.pods;
@@ -388,7 +394,7 @@ export class InvariantChecker {
   private countLive(pod: Pod, sign: number): void {
     const refs = pod.metadata?.ownerReferences;
     if (!refs || !isActivePod(pod)) return;
-    const available = cloneSetPodAvailable(pod, 0, 0);
+    const available = cloneSetPodAvailable(pod, 0, 0, this.availability);
     for (let i = 0; i < refs.length; i++) {
       const uid = refs[i].uid;
       if (!uid) continue;
@@ -408,7 +414,8 @@ export class InvariantChecker {
     if (minReady === 0) return { active: lc?.active ?? 0, available: lc?.available ?? 0 };
     const all = pods();
     let available = 0;
-    for (let i = 0; i < all.length; i++) if (cloneSetPodAvailable(all[i], minReady, nowMs)) available++;
+    for (let i = 0; i < all.length; i++)
+      if (cloneSetPodAvailable(all[i], minReady, nowMs, this.availability)) available++;
     return { active: all.length, available };
   }
 
@@ -477,7 +484,7 @@ function imagesChanged(a: Pod, b: Pod): boolean {
 /**
  * DaemonSet surge per node (daemonset.md §7.4): no node holds more than two of its pods, and at
  * most maxSurge nodes hold two while their old pod is still available (S3 creates at once where
- * it is not, whatever the budget).
+ * it is not, whatever the budget). `memo` as for `cloneSetPodAvailable`.
  */
 export function daemonSurge(
   ds: CloneSetLike,
@@ -485,6 +492,7 @@ export function daemonSurge(
   maxSurge: number,
   minReady: number,
   nowMs: number,
+  memo?: AvailabilityMemo,
 ): { message: string; pods: string[] } | undefined {
   const byNode = new Map<string, Pod[]>();
   for (const p of pods) {
@@ -501,7 +509,8 @@ export function daemonSurge(
     if (list.length > 2) crowded.push(node);
     else if (list.length === 2) {
       const old = list.filter((p) => p.metadata?.labels?.[LABEL_CONTROLLER_REVISION_HASH] !== hash);
-      if (old.length > 0 && old.every((p) => cloneSetPodAvailable(p, minReady, nowMs))) surging.push(node);
+      if (old.length > 0 && old.every((p) => cloneSetPodAvailable(p, minReady, nowMs, memo)))
+        surging.push(node);
     }
   }
   if (crowded.length)

@@ -29,7 +29,7 @@ export const ZONE_LABEL = 'topology.kubernetes.io/zone';
 /** Nodes one `count` may create at most (a typo of 1e9 should not take the machine down). */
 const MAX_COUNT = 5000;
 
-const NODE_FIELDS = new Set([
+const NODE_FIELDS: ReadonlySet<string> = new Set([
   'name',
   'namePrefix',
   'count',
@@ -40,7 +40,7 @@ const NODE_FIELDS = new Set([
   'unschedulable',
   'images',
 ]);
-const TAINT_EFFECTS = ['NoExecute', 'NoSchedule', 'PreferNoSchedule'];
+const TAINT_EFFECTS: readonly string[] = ['NoExecute', 'NoSchedule', 'PreferNoSchedule'];
 
 /** The outcome of reading a nodes file: nodes, or the problems as `path: message` lines. */
 export type NodesFileResult = { ok: true; nodes: NodeConfig[] } | { ok: false; errors: string[] };

@@ -11,7 +11,6 @@
 import type { KubeObject } from '@kruise-ts/api';
 import {
   AdmissionChain,
-  apiVersionOf,
   type Change,
   Cluster,
   type ClusterPayload,
@@ -30,6 +29,7 @@ import {
   type WriteResult,
 } from '@kruise-ts/cluster';
 import type { Action, FeatureGates, Rng } from '@kruise-ts/core';
+import { AvailabilityMemo } from './availabilityMemo';
 import { ControllerLoop } from './controllerLoop';
 import { type ControllerRegistry, createDefaultRegistry } from './controllers';
 import { injectFailure, type ScheduledFailure } from './failures';
@@ -52,7 +52,9 @@ export class Simulation {
   readonly clock: VirtualClock;
   readonly store: Store;
   readonly log: EventLog;
-  readonly timeline = new Timeline();
+  /** Availability answers shared by the timeline and the invariant checker (availabilityMemo.ts). */
+  private readonly availability = new AvailabilityMemo();
+  readonly timeline = new Timeline(this.availability);
   readonly stats: SimStats = {
     reconciles: 0,
     podsCreated: 0,
@@ -112,7 +114,7 @@ export class Simulation {
     this.nodeLifecycle = this.cluster.nodeLifecycle;
     this.resolution = this.cluster.resolutionMs;
     const inv = (opts.invariants ?? []).map((i) => (typeof i === 'string' ? { name: i } : i));
-    this.invariants = new InvariantChecker(this.ctx, inv, (v) => this.onViolation(v));
+    this.invariants = new InvariantChecker(this.ctx, inv, (v) => this.onViolation(v), this.availability);
     this.loop = new ControllerLoop({
       store: this.store,
       clock: this.clock,
@@ -136,12 +138,12 @@ export class Simulation {
 
   /** The event log records. */
   get events(): SimEvent[] {
-    return this.log.records;
+    return this.cluster.events;
   }
 
   /** Simulated ms since the start. */
   get nowMs(): number {
-    return this.clock.elapsedMs;
+    return this.cluster.nowMs;
   }
 
   /** An object by kind and name (namespace `default` unless given). */
@@ -151,12 +153,12 @@ export class Simulation {
     namespace?: string,
     apiVersion?: string,
   ): T | undefined {
-    return this.store.get(apiVersion ?? apiVersionOf(kind), kind, namespace, name) as T | undefined;
+    return this.cluster.get<T>(kind, name, namespace, apiVersion);
   }
 
   /** Objects of a kind, sorted by namespace and name. */
   list<T extends KubeObject = KubeObject>(kind: string, namespace?: string, apiVersion?: string): T[] {
-    return this.store.list(apiVersion ?? apiVersionOf(kind), kind, namespace) as T[];
+    return this.cluster.list<T>(kind, namespace, apiVersion);
   }
 
   /** Invariant results so far. */

@@ -132,7 +132,7 @@ function convertStatus(status: unknown, fields: readonly string[]): unknown {
  */
 export function convertStatefulSet(obj: StatefulSet, toApiVersion: StatefulSetApiVersion): StatefulSet {
   if (obj.apiVersion === toApiVersion) return obj;
-  const src = obj as unknown as Json;
+  const src: Json = obj;
   // Only fields both versions have survive, unless the source is not v1alpha1 and the target is
   // v1beta1 (an unknown source version read as v1beta1: every v1beta1 field).
   const common = toApiVersion === APPS_V1ALPHA1 || obj.apiVersion === APPS_V1ALPHA1;
@@ -144,5 +144,6 @@ export function convertStatefulSet(obj: StatefulSet, toApiVersion: StatefulSetAp
   if (src.metadata !== undefined) out.metadata = src.metadata;
   if (src.spec !== undefined) out.spec = convertSpec(src.spec, specFields);
   if (src.status !== undefined) out.status = convertStatus(src.status, statusFields);
-  return out as unknown as StatefulSet;
+  // The copied fields are a StatefulSet's (of the target version's schema): the object is one.
+  return out as StatefulSet;
 }

@@ -4,6 +4,7 @@
 import {
   ANNOTATION_LIFECYCLE_TIMESTAMP,
   APPS_V1BETA1,
+  type KubeObject,
   LABEL_CONTROLLER_REVISION_HASH,
   LABEL_LIFECYCLE_STATE,
   LABEL_POD_INDEX,
@@ -14,7 +15,7 @@ import {
 } from '@kruise-ts/api';
 import { type FeatureGates, isAllHooked } from '@kruise-ts/core';
 import type { PersistentVolumeClaim, Pod, PodTemplateSpec, Volume } from 'kubernetes-types/core/v1.js';
-import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
+import type { ObjectMeta, OwnerReference } from 'kubernetes-types/meta/v1.js';
 import { claimName, isMemberOf, ordinalOf, podName } from './ordinals';
 
 /** R3.12: the controller ownerReference of a new pod (`apps.kruise.io/v1beta1`, StatefulSet). */
@@ -81,12 +82,12 @@ export function newStatefulSetPod(
   revision: string,
   ordinal: number,
   gates: Pick<FeatureGates, 'PodIndexLabel'>,
-): Pod {
+): Pod & KubeObject {
   const name = podName(set.metadata.name ?? '', ordinal);
   const tm = template.metadata ?? {};
   const labels = identityLabels(tm.labels, name, ordinal, gates);
   labels[LABEL_CONTROLLER_REVISION_HASH] = revision;
-  const metadata: Pod['metadata'] = { name, labels, ownerReferences: [controllerRefOf(set)] };
+  const metadata: ObjectMeta = { name, labels, ownerReferences: [controllerRefOf(set)] };
   if (set.metadata.namespace !== undefined) metadata.namespace = set.metadata.namespace;
   if (tm.annotations && Object.keys(tm.annotations).length > 0) metadata.annotations = { ...tm.annotations };
   if (tm.finalizers && tm.finalizers.length > 0) metadata.finalizers = [...tm.finalizers];
@@ -126,7 +127,11 @@ export function newPodStub(
  * `preNormal` hook exists and the pod does not already satisfy all of it, else `Normal` — with
  * the lifecycle timestamp annotation.
  */
-export function withCreationLifecycle(pod: Pod, lifecycle: Lifecycle | undefined, now: string): Pod {
+export function withCreationLifecycle<P extends Pod>(
+  pod: P,
+  lifecycle: Lifecycle | undefined,
+  now: string,
+): P {
   const state =
     lifecycle?.preNormal && !isAllHooked(lifecycle.preNormal, pod)
       ? LifecycleStates.PreparingNormal
@@ -195,11 +200,14 @@ export function repairedPod(set: StatefulSet, pod: Pod, gates: Pick<FeatureGates
  * the set's namespace, labels = `spec.selector.matchLabels` (replacing the template's labels at
  * v1.8.2, §17 item 2), the template's annotations and spec, no status.
  */
-export function claimsForOrdinal(set: StatefulSet, ordinal: number): Map<string, PersistentVolumeClaim> {
-  const out = new Map<string, PersistentVolumeClaim>();
+export function claimsForOrdinal(
+  set: StatefulSet,
+  ordinal: number,
+): Map<string, PersistentVolumeClaim & KubeObject> {
+  const out = new Map<string, PersistentVolumeClaim & KubeObject>();
   for (const t of set.spec.volumeClaimTemplates ?? []) {
     const tname = t.metadata?.name ?? '';
-    const metadata: PersistentVolumeClaim['metadata'] = {
+    const metadata: ObjectMeta = {
       name: claimName(tname, set.metadata.name ?? '', ordinal),
       labels: { ...(set.spec.selector?.matchLabels ?? {}) },
     };
@@ -207,7 +215,11 @@ export function claimsForOrdinal(set: StatefulSet, ordinal: number): Map<string,
     if (t.metadata?.annotations && Object.keys(t.metadata.annotations).length > 0) {
       metadata.annotations = { ...t.metadata.annotations };
     }
-    const claim: PersistentVolumeClaim = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata };
+    const claim: PersistentVolumeClaim & KubeObject = {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata,
+    };
     if (t.spec) claim.spec = structuredClone(t.spec);
     out.set(tname, claim);
   }

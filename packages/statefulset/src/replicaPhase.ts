@@ -83,7 +83,7 @@ function exitWithError(state: RoundState, error: string): PhaseOutcome {
 }
 
 /** The full new pod of a stand-in (R4.7: stamped from currentSet or updateSet by its revision label). */
-function materialize(state: RoundState, stub: Pod): Pod {
+function materialize(state: RoundState, stub: Pod): Pod & KubeObject {
   const revision = stub.metadata?.labels?.[LABEL_CONTROLLER_REVISION_HASH] ?? '';
   const current =
     revision === (state.currentRevision.metadata?.name ?? '') &&
@@ -107,7 +107,7 @@ function createReplica(state: RoundState, pod: Pod): PhaseOutcome | undefined {
     return { exit: true, error: claimError };
   }
   state.rec
-    .act({ verb: 'create', object: toCreate as unknown as KubeObject, reason: Reasons.ScaleUp })
+    .act({ verb: 'create', object: toCreate, reason: Reasons.ScaleUp })
     .event(
       'Normal',
       'SuccessfulCreate',

@@ -362,7 +362,7 @@ export function createMissingClaims(state: RoundState, pod: Pod, reason: string)
       continue;
     }
     built ??= claimsForOrdinal(state.set, ordinal);
-    const claim = built.get(state.claimTemplates[i]) as PersistentVolumeClaim;
+    const claim = built.get(state.claimTemplates[i]) as PersistentVolumeClaim & KubeObject;
     let created = claim;
     if (state.gates.StatefulSetAutoDeletePVC) {
       const want = desiredClaimRefs(state.set, inRange(state.range, ordinal));
@@ -374,7 +374,7 @@ export function createMissingClaims(state: RoundState, pod: Pod, reason: string)
     }
     putClaim(state, name, created);
     state.rec
-      .act({ verb: 'create', object: created as unknown as KubeObject, reason })
+      .act({ verb: 'create', object: created, reason })
       .event(
         'Normal',
         'SuccessfulCreate',

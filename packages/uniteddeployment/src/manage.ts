@@ -2,13 +2,12 @@
 // delete removed, delete other kinds), update detection and updates (§7.3) with the StatefulSet
 // stuck-pod workaround (§7.9). Returns actions; the reconcile decides about conditions.
 import type { KubeObject } from '@kruise-ts/api';
-import { type Action, matchesLabelSelector, refOf } from '@kruise-ts/core';
+import { type Action, jsonEqual, matchesLabelSelector, refOf } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 import { compareBytes } from './allocator';
 import { claimObjects, isPodReady, type ObservedSubset } from './observe';
 import { applySubsetTemplate, subsetPatchText } from './render';
-import { deepEqual } from './status';
 import type { UnitedDeploymentObject } from './types';
 import {
   ANNOTATION_SUBSET_PATCH,
@@ -227,7 +226,7 @@ export function updateSubsets(plan: SubsetPlan): UpdateResult {
       }
       updatedAny = true;
       // An update that changes nothing is a no-op on an API server (Q4 re-renders): not emitted.
-      if (!deepEqual(r.object, s.workload))
+      if (!jsonEqual(r.object, s.workload))
         actions.push({ verb: 'update', object: r.object, reason: 'UpdateSubset' });
       const strategy = (r.object.spec as { updateStrategy?: { type?: string } }).updateStrategy;
       if (kind === 'StatefulSet' && strategy?.type !== 'OnDelete') {

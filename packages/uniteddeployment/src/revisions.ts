@@ -2,7 +2,13 @@
 // claiming, history cleanup (with quirk Q7), the candidate with rollback and collision handling,
 // and the current/updated revisions.
 import type { KubeObject } from '@kruise-ts/api';
-import { type Action, chooseUpdateRevision, matchesLabelSelector } from '@kruise-ts/core';
+import {
+  type Action,
+  chooseUpdateRevision,
+  fnv32,
+  matchesLabelSelector,
+  safeEncodeString,
+} from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import { canonicalJson } from './json';
 import { claimObjects } from './observe';
@@ -32,23 +38,14 @@ export function revisionDataBytes(data: unknown): string {
   return canonicalJson(data ?? null);
 }
 
-const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-
 /**
- * §9.4 hash: FNV-1 32-bit (multiply, then xor — not FNV-1a) over the UTF-8 data bytes followed by
- * the decimal text of `collisionCount`, printed in decimal, each character mapped to
- * `"bcdfghjklmnpqrstvwxz2456789"[code mod 27]`. Equal data and count ⇒ equal hash.
+ * §9.4 hash: FNV-1 32-bit (core's `fnv32`: multiply, then xor — not FNV-1a) over the UTF-8 data
+ * bytes followed by the decimal text of `collisionCount`, printed in decimal and passed through
+ * core's `safeEncodeString` (each character mapped to `"bcdfghjklmnpqrstvwxz2456789"[code mod 27]`).
+ * Equal data and count ⇒ equal hash.
  */
 export function hashRevision(dataBytes: string, collisionCount: number): string {
-  let h = 0x811c9dc5;
-  const bytes = new TextEncoder().encode(`${dataBytes}${collisionCount}`);
-  for (const b of bytes) {
-    h = Math.imul(h, 0x01000193) >>> 0;
-    h = (h ^ b) >>> 0;
-  }
-  let out = '';
-  for (const ch of String(h)) out += SAFE_ALPHABET[ch.charCodeAt(0) % SAFE_ALPHABET.length];
-  return out;
+  return safeEncodeString(String(fnv32(`${dataBytes}${collisionCount}`)));
 }
 
 /** `<udName>-<hash>`, the name prefix cut to 223 characters (§9.4). */

@@ -1,6 +1,6 @@
 // UnitedDeployment status (docs/reference/uniteddeployment.md §10): the counts over discovered subsets,
 // subsetReplicas, revisions, currentPartitions, conditions, labelSelector, and the write-skip rule.
-import { labelSelectorAsString, toRFC3339 } from '@kruise-ts/core';
+import { jsonEqual, labelSelectorAsString, toRFC3339 } from '@kruise-ts/core';
 import type { SubsetStatusEntry } from './adaptive';
 import type { ObservedSubset } from './observe';
 import type { UDCondition, UDStatus, UnitedDeploymentObject } from './types';
@@ -107,7 +107,8 @@ export function calculateStatus(ud: UnitedDeploymentObject, input: StatusInputs)
 /**
  * The write-skip rule (§10): no write when the counts, currentRevision, collisionCount and
  * labelSelector are equal, `generation == observedGeneration`, and subsetReplicas, updateStatus,
- * conditions and subsetStatuses are deep-equal.
+ * conditions and subsetStatuses are deep-equal (core's `jsonEqual`: key order ignored, a member
+ * holding `undefined` counts as absent).
  */
 export function statusUnchanged(ud: UnitedDeploymentObject, old: UDStatus, next: UDStatus): boolean {
   return (
@@ -119,10 +120,10 @@ export function statusUnchanged(ud: UnitedDeploymentObject, old: UDStatus, next:
     (old.collisionCount ?? 0) === (next.collisionCount ?? 0) &&
     (old.labelSelector ?? '') === (next.labelSelector ?? '') &&
     (ud.metadata.generation ?? 0) === (old.observedGeneration ?? 0) &&
-    deepEqual(old.subsetReplicas ?? {}, next.subsetReplicas ?? {}) &&
-    deepEqual(old.updateStatus ?? null, next.updateStatus ?? null) &&
-    deepEqual(old.conditions ?? [], next.conditions ?? []) &&
-    deepEqual(old.subsetStatuses ?? [], next.subsetStatuses ?? [])
+    jsonEqual(old.subsetReplicas ?? {}, next.subsetReplicas ?? {}) &&
+    jsonEqual(old.updateStatus ?? null, next.updateStatus ?? null) &&
+    jsonEqual(old.conditions ?? [], next.conditions ?? []) &&
+    jsonEqual(old.subsetStatuses ?? [], next.subsetStatuses ?? [])
   );
 }
 
@@ -136,19 +137,4 @@ export function labelSelectorString(selector: UnitedDeploymentObject['spec']['se
   } catch {
     return '';
   }
-}
-
-/** Structural equality of JSON values (object key order ignored). */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
-  }
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }

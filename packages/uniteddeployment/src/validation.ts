@@ -6,12 +6,12 @@ import {
   type FieldError,
   forbidden,
   invalid,
+  jsonEqual,
   matchesLabelSelector,
   notSupported,
   required,
 } from '@kruise-ts/core';
 import { parseSubsetReplicas } from './parse';
-import { deepEqual } from './status';
 import type { UDSubset, UnitedDeploymentObject } from './types';
 import { SUBSET_KINDS, type SubsetKind, TEMPLATE_FIELD, templateKindOf } from './workloads';
 
@@ -276,10 +276,10 @@ function validateUpdate(obj: UnitedDeploymentObject, old: UnitedDeploymentObject
   for (const [i, s] of (obj.spec?.topology?.subsets ?? []).entries()) {
     const prev = oldSubsets.get(s.name);
     if (!prev) continue;
-    if (!deepEqual(s.nodeSelectorTerm ?? null, prev.nodeSelectorTerm ?? null)) {
+    if (!jsonEqual(s.nodeSelectorTerm ?? null, prev.nodeSelectorTerm ?? null)) {
       errs.push(forbidden(`spec.topology.subsets[${i}].nodeSelectorTerm`, 'may not be changed in an update'));
     }
-    if (!deepEqual(s.tolerations ?? null, prev.tolerations ?? null)) {
+    if (!jsonEqual(s.tolerations ?? null, prev.tolerations ?? null)) {
       errs.push(forbidden(`spec.topology.subsets[${i}].tolerations`, 'may not be changed in an update'));
     }
   }
@@ -293,7 +293,7 @@ function validateUpdate(obj: UnitedDeploymentObject, old: UnitedDeploymentObject
       ? [...new Set([...Object.keys(next), ...Object.keys(prev)])].filter((k) => !mutable.includes(k))
       : ['selector'];
     for (const k of immutable) {
-      if (!deepEqual(next[k] ?? null, prev[k] ?? null)) {
+      if (!jsonEqual(next[k] ?? null, prev[k] ?? null)) {
         errs.push(
           forbidden(
             `spec.template.${field}.spec`,

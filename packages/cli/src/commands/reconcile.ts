@@ -4,7 +4,7 @@
 // chain, like `kubectl apply`), then each object that has a controller is reconciled
 // once and the actions are printed.
 import { type KubeObject, LABEL_CONTROLLER_REVISION_HASH, readManifests } from '@kruise-ts/api';
-import { type Action, formatFieldError, toRFC3339, validateAnnotationsSize } from '@kruise-ts/core';
+import { type Action, epochMsToRFC3339, formatFieldError, validateAnnotationsSize } from '@kruise-ts/core';
 import { displayName, invalidMessage, keyOf, Simulation } from '@kruise-ts/sim';
 import { stringify } from 'yaml';
 import { CliError, type CliIO, maxInputBytesOf, readInput } from '../io';
@@ -41,7 +41,7 @@ function latestTimestamp(objects: KubeObject[]): string | undefined {
     else if (v && typeof v === 'object') Object.values(v).forEach(visit);
   };
   objects.forEach(visit);
-  return best === undefined ? undefined : toRFC3339(new Date(best));
+  return best === undefined ? undefined : epochMsToRFC3339(best);
 }
 
 /** Runs the dry run; returns the exit code. */

@@ -19,7 +19,8 @@ import {
   isValidLabelValue,
   isValidPortName,
 } from '../kube/nameValidation';
-import { matchesLabelSelector, validateLabelSelector } from '../kube/selectors';
+import { matchesLabelSelector } from '../kube/selectorMatcher';
+import { validateLabelSelector } from '../kube/selectors';
 import { duplicate, type FieldError, forbidden, invalid, notSupported, required, tooLong } from './errors';
 
 /** Kubernetes' message for a negative value. */

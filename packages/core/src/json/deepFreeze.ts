@@ -1,6 +1,7 @@
 // Deep-freezing a plain JSON value: the one implementation behind @kruise-ts/core/testing's
-// `deepFreeze` (tests freeze inputs to prove a pure function never mutates them) and the in-place
-// cache, which freezes the states it shares between callers (rollout/inplace/annotations.ts).
+// `deepFreeze` (tests freeze inputs to prove a pure function never mutates them, and the cluster's
+// store freezes what it stores when asked to) and the in-place cache, which freezes the states it
+// shares between callers (rollout/inplace/annotations.ts).
 
 /**
  * Recursively freezes a value and returns it, so a test can hand it to a pure

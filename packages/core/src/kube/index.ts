@@ -49,7 +49,12 @@ export {
   quantityToNumber,
   tryParseQuantity,
 } from './quantity';
-export { type LabelSelectorMatcher, labelSelectorMatcher } from './selectorMatcher';
+export {
+  type LabelSelectorMatcher,
+  type LabelSelectorOptions,
+  labelSelectorMatcher,
+  matchesLabelSelector,
+} from './selectorMatcher';
 export {
   matchesSelectorString,
   parseSelectorString,
@@ -57,10 +62,10 @@ export {
 export {
   labelSelectorAsRequirements,
   labelSelectorAsString,
-  matchesLabelSelector,
   validateLabelSelector,
 } from './selectors';
 export {
+  epochMsToRFC3339,
   type Now,
   parseTime,
   secondsBetween,

@@ -1,15 +1,13 @@
-// Label selectors as Kubernetes evaluates them: metav1.LabelSelector conversion,
-// matching, validation (FieldErrors) and the `status.labelSelector` string form. The
-// requirements they are made of live in ./labelRequirements, node affinity and taints in
-// ./nodeAffinity, label-key/value syntax in ./nameValidation and the string parser
-// (k8s.io/apimachinery labels.Parse) in ./selectorString.
+// Label selectors as Kubernetes evaluates them: metav1.LabelSelector conversion, validation
+// (FieldErrors) and the `status.labelSelector` string form. Matching a selector against labels
+// is ./selectorMatcher; the requirements they are made of live in ./labelRequirements, node
+// affinity and taints in ./nodeAffinity, label-key/value syntax in ./nameValidation and the
+// string parser (k8s.io/apimachinery labels.Parse) in ./selectorString.
 import type { LabelSelector, LabelSelectorRequirement } from 'kubernetes-types/meta/v1.js';
 import { type FieldError, invalid, KruiseError, required } from '../contract/errors';
 import {
   type LabelRequirement,
-  type Labels,
   newRequirement,
-  requirementMatches,
   type SelectorOperator,
   sortRequirementsByKey,
 } from './labelRequirements';
@@ -60,40 +58,21 @@ function expressionRequirement(expr: LabelSelectorRequirement, validate: boolean
 }
 
 /**
- * Does a `metav1.LabelSelector` select these labels? A nil selector matches nothing, an
- * empty one everything; `matchLabels` are equality requirements; `matchExpressions` support
- * In, NotIn (true when the key is absent), Exists, DoesNotExist.
+ * A non-nil selector's requirements with keys and values left unchecked, as Kruise's priority
+ * terms read them (docs/reference/core.md R4.2): `matchLabels` as equality requirements, then
+ * `matchExpressions` in their written order. Only an unknown operator is an error. Internal to
+ * core: ./selectorMatcher's `validate: false` reads selectors through it.
  *
- * With `validate` (default, Kubernetes' `LabelSelectorAsSelector`), an invalid selector
- * (unknown operator, bad key or value, In without values) matches nothing. With
- * `validate: false` (Kruise's priority terms, docs/reference/core.md R4.2) keys and values are not
- * checked, and only an unknown operator makes the selector match nothing.
- *
- * Example: `{matchLabels:{app:'web'}, matchExpressions:[{key:'tier',operator:'NotIn',values:['db']}]}`
- * matches `{app:'web'}` and `{app:'web',tier:'fe'}` but not `{app:'web',tier:'db'}`.
+ * @throws KruiseError for an unknown operator.
  */
-export function matchesLabelSelector(
-  selector: LabelSelector | null | undefined,
-  labels: Labels,
-  opts: { validate?: boolean } = {},
-): boolean {
-  if (selector === null || selector === undefined) return false;
-  try {
-    let reqs: LabelRequirement[];
-    if (opts.validate === false) {
-      reqs = Object.entries(selector.matchLabels ?? {}).map(([key, v]) => ({
-        key,
-        operator: '=',
-        values: [v],
-      }));
-      for (const expr of selector.matchExpressions ?? []) reqs.push(expressionRequirement(expr, false));
-    } else {
-      reqs = labelSelectorAsRequirements(selector) ?? [];
-    }
-    return reqs.every((r) => requirementMatches(r, labels));
-  } catch {
-    return false;
-  }
+export function labelSelectorAsUncheckedRequirements(selector: LabelSelector): LabelRequirement[] {
+  const reqs: LabelRequirement[] = Object.entries(selector.matchLabels ?? {}).map(([key, v]) => ({
+    key,
+    operator: '=',
+    values: [v],
+  }));
+  for (const expr of selector.matchExpressions ?? []) reqs.push(expressionRequirement(expr, false));
+  return reqs;
 }
 
 /** `Requirement.String()`: `key=value`, `key in (a,b)` (values sorted), `key notin (...)`, `key`, `!key`. */

@@ -91,6 +91,16 @@ export function toRFC3339(now: Now): string {
 }
 
 /**
+ * {@link toRFC3339} of a count of epoch milliseconds, for the shells' clocks, which keep time as a
+ * number: RFC 3339, UTC, whole seconds (fraction truncated).
+ * Example: `epochMsToRFC3339(Date.parse('2024-01-01T00:00:05.900Z'))` → `"2024-01-01T00:00:05Z"`.
+ * @throws KruiseError if `ms` is not a time (NaN, or beyond the range a Date holds).
+ */
+export function epochMsToRFC3339(ms: number): string {
+  return toRFC3339(new Date(ms));
+}
+
+/**
  * Seconds from `from` to `to` (negative when `to` is earlier), with millisecond precision.
  * Example: `secondsBetween('2024-01-01T00:00:00Z', '2024-01-01T00:01:30Z')` → 90.
  * @throws KruiseError for an invalid time.

@@ -42,7 +42,9 @@ type UnaryFn = (
   opts: grpc.CallOptions,
   cb: Callback,
 ) => grpc.ClientUnaryCall;
-type ServiceCtor = new (address: string, creds: grpc.ChannelCredentials, options?: object) => grpc.Client;
+type ServiceCtor = grpc.ServiceClientConstructor;
+/** A client of one service: a grpc-js Client with a method per rpc. */
+type ServiceClient = InstanceType<ServiceCtor>;
 
 let cachedPackage: { runtime: ServiceCtor; image: ServiceCtor } | undefined;
 
@@ -55,7 +57,9 @@ function loadServices(protoPath?: string): { runtime: ServiceCtor; image: Servic
     defaults: true,
     oneofs: true,
   });
-  const pkg = grpc.loadPackageDefinition(def) as unknown as {
+  // The proto declares package runtime.v1 with these two services, which grpc-js loads as client
+  // constructors; its GrpcObject type cannot say which entry is which.
+  const pkg = grpc.loadPackageDefinition(def) as {
     runtime: { v1: { RuntimeService: ServiceCtor; ImageService: ServiceCtor } };
   };
   const out = { runtime: pkg.runtime.v1.RuntimeService, image: pkg.runtime.v1.ImageService };
@@ -89,11 +93,16 @@ export function criTarget(endpoint: string): string {
  */
 export class CriClient implements CriImageService, CriRuntimeService {
   readonly endpoint: string;
-  private readonly runtime: grpc.Client;
-  private readonly image: grpc.Client;
+  private readonly runtime: ServiceClient;
+  private readonly image: ServiceClient;
   private readonly defaultTimeoutMs: number;
 
-  private constructor(endpoint: string, runtime: grpc.Client, image: grpc.Client, defaultTimeoutMs: number) {
+  private constructor(
+    endpoint: string,
+    runtime: ServiceClient,
+    image: ServiceClient,
+    defaultTimeoutMs: number,
+  ) {
     this.endpoint = endpoint;
     this.runtime = runtime;
     this.image = image;
@@ -130,12 +139,13 @@ export class CriClient implements CriImageService, CriRuntimeService {
   }
 
   private call<T>(
-    client: grpc.Client,
+    client: ServiceClient,
     method: string,
     req: unknown,
     opts: CallOptions | undefined,
   ): Promise<T> {
-    const fn = (client as unknown as Record<string, UnaryFn>)[method];
+    // Every method named here is a unary rpc of the loaded proto, which grpc-js gives this signature.
+    const fn = client[method] as UnaryFn;
     const timeoutMs = opts?.timeoutMs ?? this.defaultTimeoutMs;
     return new Promise<T>((resolve, reject) => {
       if (opts?.signal?.aborted) {

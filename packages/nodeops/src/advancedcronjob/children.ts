@@ -10,9 +10,9 @@ import {
   type KubeObject,
   type TemplateKind,
 } from '@kruise-ts/api';
-import { type Action, refOf } from '@kruise-ts/core';
+import { type Action, epochMsToRFC3339, refOf } from '@kruise-ts/core';
 import type { ObjectReference } from 'kubernetes-types/core/v1.js';
-import { byString, cloneJSON, controllerRef, rfc3339, timeMillis } from '../util';
+import { byString, cloneJSON, controllerRef, timeMillis } from '../util';
 
 /** A child's class (AC4.3). */
 export type ChildClass = 'active' | 'successful' | 'failed';
@@ -113,7 +113,7 @@ export function advancedCronJobStatus(
     const t = timeMillis(c.object.metadata.annotations?.[ANNOTATION_SCHEDULED_AT]);
     if (t !== undefined && (last === undefined || t > last)) last = t;
   }
-  if (last !== undefined) status.lastScheduleTime = rfc3339(last);
+  if (last !== undefined) status.lastScheduleTime = epochMsToRFC3339(last);
   return status;
 }
 
@@ -166,7 +166,7 @@ export function newChildForSlot(acj: AdvancedCronJob, slotMs: number): KubeObjec
       name: `${acj.metadata.name}-${Math.floor(slotMs / 1000)}`,
       namespace: acj.metadata.namespace,
       labels: { ...(meta.labels ?? {}) },
-      annotations: { ...(meta.annotations ?? {}), [ANNOTATION_SCHEDULED_AT]: rfc3339(slotMs) },
+      annotations: { ...(meta.annotations ?? {}), [ANNOTATION_SCHEDULED_AT]: epochMsToRFC3339(slotMs) },
       ownerReferences: [
         {
           apiVersion: APPS_V1BETA1,

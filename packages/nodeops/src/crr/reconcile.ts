@@ -16,6 +16,7 @@ import {
 import {
   type Action,
   addNotReadyKey,
+  epochMsToRFC3339,
   type InputShape,
   invalid,
   type PodReadinessMessage,
@@ -27,7 +28,7 @@ import {
   withWellFormedInput,
 } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { minDefined, nowMillis, rfc3339, seconds, timeMillis } from '../util';
+import { minDefined, nowMillis, seconds, timeMillis } from '../util';
 
 /**
  * What the ContainerRecreateRequest controller keeps per request between reconciles
@@ -215,7 +216,7 @@ function reconcileContainerRecreateRequestChecked(
   const nowMs = nowMillis(input.now);
   if (nowMs === undefined)
     return rec.result(prev, { errors: [invalid('now', input.now, 'not a valid time')], ...kept });
-  const now = rfc3339(nowMs);
+  const now = epochMsToRFC3339(nowMs);
   const pod = input.pod;
 
   // 1. deleting or completed

@@ -13,6 +13,7 @@ import {
 import {
   type Action,
   computeHash,
+  epochMsToRFC3339,
   type InputShape,
   invalid,
   type ReconcileOptions,
@@ -22,16 +23,7 @@ import {
   withWellFormedInput,
 } from '@kruise-ts/core';
 import { validateImageListPullJob } from '../imagepulljob/validation';
-import {
-  cloneJSON,
-  controllerRef,
-  nowMillis,
-  rfc3339,
-  sameJSON,
-  seconds,
-  sortByName,
-  timeMillis,
-} from '../util';
+import { cloneJSON, controllerRef, nowMillis, sameJSON, seconds, sortByName, timeMillis } from '../util';
 
 /**
  * What the ImageListPullJob controller keeps per job between reconciles (`controllerState`):
@@ -96,7 +88,7 @@ export function calculateImageListPullJobStatus(
   nowMs: number,
 ): ImageListPullJobStatus {
   const status: ImageListPullJobStatus = {
-    startTime: job.status?.startTime || rfc3339(nowMs),
+    startTime: job.status?.startTime || epochMsToRFC3339(nowMs),
     desired: (job.spec?.images ?? []).length,
     active: 0,
     completed: 0,
@@ -117,7 +109,7 @@ export function calculateImageListPullJobStatus(
   if (failed.length > 0) status.failedImageStatuses = failed;
   if (job.status?.completionTime) status.completionTime = job.status.completionTime;
   else if (job.spec?.completionPolicy?.type !== 'Never' && status.desired === status.completed)
-    status.completionTime = rfc3339(nowMs);
+    status.completionTime = epochMsToRFC3339(nowMs);
   return status;
 }
 

@@ -12,6 +12,7 @@ import {
 } from '@kruise-ts/api';
 import {
   type Action,
+  epochMsToRFC3339,
   type InputShape,
   invalid,
   type ReconcileOptions,
@@ -21,7 +22,7 @@ import {
   withWellFormedInput,
 } from '@kruise-ts/core';
 import type { Namespace, Pod, Secret } from 'kubernetes-types/core/v1.js';
-import { nowMillis, rfc3339, rngFor, sameJSON, seconds, timeMillis } from '../util';
+import { nowMillis, rngFor, sameJSON, seconds, timeMillis } from '../util';
 import { syncPullSecrets } from './secrets';
 import { spreadJobToNodeImages } from './spread';
 import { calculateImagePullJobStatus, normalizeImagePullJobStatus } from './status';
@@ -132,7 +133,7 @@ function reconcileImagePullJobChecked(
   const nowMs = nowMillis(input.now);
   if (nowMs === undefined)
     return rec.result(prev, { errors: [invalid('now', input.now, 'not a valid time')], ...kept });
-  const now = rfc3339(nowMs);
+  const now = epochMsToRFC3339(nowMs);
   const job = setDefaultsImagePullJob(raw, { old: raw });
   const daemonNs = options.daemonConfigNamespace ?? KRUISE_DAEMON_CONFIG_NAMESPACE;
   const secrets = input.secrets ?? [];

@@ -7,9 +7,9 @@ import type {
   NodeImage,
   ReferenceObject,
 } from '@kruise-ts/api';
-import type { Rng } from '@kruise-ts/core';
+import { epochMsToRFC3339, type Rng } from '@kruise-ts/core';
 import { imageNameTag } from '../imageRef';
-import { byString, formatFixed1, rfc3339, timeMillis } from '../util';
+import { byString, formatFixed1, timeMillis } from '../util';
 
 /** The four buckets of §4.3 item 2 (plus the quirk bucket `none`). */
 export type NodeImageProgress = 'notSynced' | 'pulling' | 'succeeded' | 'failed' | 'none';
@@ -98,7 +98,7 @@ export function calculateImagePullJobStatus(
   references: readonly ReferenceObject[],
   nowMs: number,
 ): ImagePullJobStatusResult {
-  const now = rfc3339(nowMs);
+  const now = epochMsToRFC3339(nowMs);
   const old = job.status;
   const startTime = old?.startTime || now;
   const groups: Record<NodeImageProgress, NodeImage[]> = {

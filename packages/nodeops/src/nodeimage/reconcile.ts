@@ -14,6 +14,7 @@ import {
 } from '@kruise-ts/api';
 import {
   type Action,
+  epochMsToRFC3339,
   type InputShape,
   invalid,
   type ReconcileOptions,
@@ -29,7 +30,6 @@ import {
   groupOf,
   minDefined,
   nowMillis,
-  rfc3339,
   rngFor,
   sameJSON,
   seconds,
@@ -189,7 +189,7 @@ export function superviseNodeImageStatus(
   nowMs: number,
   responseTimeoutMs: number,
 ): { status?: NodeImageStatus; events: Action[]; waits: number[] } {
-  const now = rfc3339(nowMs);
+  const now = epochMsToRFC3339(nowMs);
   const statuses: Record<string, ImageStatus> = cloneJSON(ni.status?.imageStatuses ?? {});
   const events: Action[] = [];
   const waits: number[] = [];

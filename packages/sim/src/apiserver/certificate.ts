@@ -79,7 +79,6 @@ function altName(host: string): Buffer {
   return tlv(0x82, Buffer.from(host, 'ascii'));
 }
 
-const ECDSA_WITH_SHA256 = seq(oid('1.2.840.10045.4.3.2'));
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 /**
@@ -99,6 +98,8 @@ export function selfSignedCertificate(now: Date, hosts: readonly string[] = []):
     if (bare !== '' && bare !== '0.0.0.0' && bare !== '::' && !mapped && !names.includes(bare))
       names.push(bare);
   }
+  // a Buffer is writable, so each certificate builds its own algorithm identifier
+  const ecdsaWithSha256 = seq(oid('1.2.840.10045.4.3.2'));
   const serial = randomBytes(16);
   serial[0] = (serial[0] & 0x7f) | 0x01; // positive, minimal DER INTEGER
   const name = seq(set(seq(oid('2.5.4.3'), utf8('kruise-ts-serve'))));
@@ -107,7 +108,7 @@ export function selfSignedCertificate(now: Date, hosts: readonly string[] = []):
   const tbs = seq(
     explicit(0, tlv(0x02, Buffer.from([2]))), // version v3
     tlv(0x02, serial),
-    ECDSA_WITH_SHA256,
+    ecdsaWithSha256,
     name,
     seq(time(new Date(now.getTime() - 3600_000)), time(new Date(now.getTime() + YEAR_MS))),
     name,
@@ -124,7 +125,7 @@ export function selfSignedCertificate(now: Date, hosts: readonly string[] = []):
     ),
   );
   const signature = sign('sha256', tbs, privateKey); // DER ECDSA-Sig-Value
-  const der = seq(tbs, ECDSA_WITH_SHA256, bits(signature));
+  const der = seq(tbs, ecdsaWithSha256, bits(signature));
   const b64 = der.toString('base64').replace(/.{64}/g, '$&\n');
   return {
     cert: `-----BEGIN CERTIFICATE-----\n${b64}${b64.endsWith('\n') ? '' : '\n'}-----END CERTIFICATE-----\n`,

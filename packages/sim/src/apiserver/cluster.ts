@@ -10,7 +10,12 @@ import type { Simulation } from '../simulation';
 import type { Registry } from './registry';
 
 /** Namespaces every cluster has. */
-export const BUILTIN_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+export const BUILTIN_NAMESPACES: readonly string[] = [
+  'default',
+  'kube-system',
+  'kube-public',
+  'kube-node-lease',
+];
 
 function ensureNamespace(sim: Simulation, name: string): void {
   if (sim.store.get('v1', 'Namespace', undefined, name)) return;

@@ -13,7 +13,12 @@
 // Built-in kinds have one version each; their objects are served as stored.
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '@kruise-ts/api';
-import { convertStatefulSet, isStatefulSetApiVersion } from '@kruise-ts/statefulset';
+import { isKind } from '@kruise-ts/core';
+import {
+  ADVANCED_STATEFULSET_KIND,
+  convertStatefulSet,
+  isStatefulSetApiVersion,
+} from '@kruise-ts/statefulset';
 import type { Simulation } from '../simulation';
 import type { ResourceInfo } from './registry';
 import { internalError, type StatusObject } from './status';
@@ -36,8 +41,9 @@ export const IN_PROCESS_CONVERTERS: ReadonlyMap<string, InProcessConverter> = ne
   [
     'apps.kruise.io/StatefulSet',
     (obj: KubeObject, to: string) =>
-      isStatefulSetApiVersion(to)
-        ? (convertStatefulSet(obj as never, to) as unknown as KubeObject)
+      // registered for the group's StatefulSets, so the kind check holds for every object given
+      isStatefulSetApiVersion(to) && isKind(obj, ADVANCED_STATEFULSET_KIND)
+        ? convertStatefulSet(obj, to)
         : rewriteApiVersion(obj, to),
   ],
 ]);

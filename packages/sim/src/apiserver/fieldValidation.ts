@@ -28,7 +28,7 @@ export function fieldValidationOf(query: URLSearchParams): FieldValidation {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
-const ROOT_META = new Set(['apiVersion', 'kind', 'metadata']);
+const ROOT_META: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata']);
 
 /** A copy of `value` without the fields `schema` does not declare; their paths go to `unknown`. */
 function prune(value: unknown, schema: JSONSchema | undefined, path: string, unknown: string[]): unknown {

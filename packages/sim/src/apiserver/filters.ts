@@ -46,7 +46,7 @@ export function compileFilter(
 }
 
 /** The value a field selector compares: the string at `path`, `''` when absent or null. */
-export function fieldValue(obj: unknown, path: string[]): string {
+export function fieldValue(obj: unknown, path: readonly string[]): string {
   let cur: unknown = obj;
   for (const p of path) {
     if (cur === null || typeof cur !== 'object') return '';

@@ -26,6 +26,7 @@ import { ConversionRunner } from './conversion';
 import { type GuardOptions, guardRequest, isLoopbackAddress } from './guard';
 import { KubeEventRecorder } from './kubeEventRecorder';
 import type { ApiContext, Reply } from './objects';
+import { OpenApiHashes } from './openApiHashes';
 import { ListSnapshots } from './pagination';
 import { BASE_HEADERS } from './reads';
 import { Registry } from './registry';
@@ -268,7 +269,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     scheme: tls ? 'https' : 'http',
   };
   let address = '';
-  const env = { ctx, serverAddress: () => address, closing };
+  const env = { ctx, serverAddress: () => address, closing, openApiHashes: new OpenApiHashes() };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     void (async () => {

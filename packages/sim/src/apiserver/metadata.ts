@@ -17,6 +17,7 @@ import {
   validateAnnotations,
   validateLabels,
 } from '@kruise-ts/core';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import type { ResourceInfo } from './registry';
 
 /** A name rule: the messages Kubernetes gives for a bad name (empty = valid). */
@@ -68,8 +69,13 @@ const mustBe = (field: string, v: unknown, type: string): FieldError =>
  * A string field of metadata: undefined when absent (or `null`, which Go decodes to ""), the
  * string, or a type error.
  */
-function stringField(meta: Record<string, unknown>, key: string, errs: FieldError[]): string | undefined {
-  const v = meta[key];
+function stringField(
+  meta: ObjectMeta,
+  key: 'name' | 'generateName' | 'namespace',
+  errs: FieldError[],
+): string | undefined {
+  // read as unknown: a request body's metadata may hold any JSON where the type says string
+  const v: unknown = meta[key];
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string') return v;
   errs.push(mustBe(`metadata.${key}`, v, 'string'));
@@ -81,8 +87,12 @@ function stringField(meta: Record<string, unknown>, key: string, errs: FieldErro
  * (`metadata.labels: "x"`) or for each entry that is not a string (`metadata.labels[app]: null`).
  * `null` for the whole map is an absent map.
  */
-function stringMap(meta: Record<string, unknown>, key: string, errs: FieldError[]): Record<string, string> {
-  const v = meta[key];
+function stringMap(
+  meta: ObjectMeta,
+  key: 'labels' | 'annotations',
+  errs: FieldError[],
+): Record<string, string> {
+  const v: unknown = meta[key];
   if (v === undefined || v === null) return {};
   if (typeof v !== 'object' || Array.isArray(v)) {
     errs.push(mustBe(`metadata.${key}`, v, 'object'));
@@ -129,7 +139,7 @@ export function validateWriteMetadata(
   operation: 'create' | 'update',
 ): FieldError[] {
   const errs: FieldError[] = [];
-  const meta = obj.metadata as unknown as Record<string, unknown>;
+  const meta = obj.metadata;
   const name = stringField(meta, 'name', errs);
   const generateName = stringField(meta, 'generateName', errs);
   const namespace = stringField(meta, 'namespace', errs);

@@ -16,7 +16,7 @@ import type { ResourceInfo } from './registry';
 import { notFoundStatus, status } from './status';
 
 /** The pod subresources handled here. */
-export const POD_SUBRESOURCES = new Set(['log', 'exec', 'attach', 'portforward']);
+export const POD_SUBRESOURCES: ReadonlySet<string> = new Set(['log', 'exec', 'attach', 'portforward']);
 
 /** Why a simulated pod cannot be exec'd into, attached to or forwarded to. */
 export function noProcessesMessage(sub: string, namespace: string, pod: string): string {

@@ -35,7 +35,16 @@ export interface ResourceInfo {
 }
 
 /** The 8 verbs of a normal resource. */
-export const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+export const VERBS: readonly string[] = [
+  'create',
+  'delete',
+  'deletecollection',
+  'get',
+  'list',
+  'patch',
+  'update',
+  'watch',
+];
 
 interface BuiltinDef {
   group: string;
@@ -49,7 +58,7 @@ interface BuiltinDef {
   scale?: boolean;
 }
 
-const BUILTINS: BuiltinDef[] = [
+const BUILTINS: readonly BuiltinDef[] = [
   {
     group: '',
     version: 'v1',

@@ -8,7 +8,6 @@ import { deleteObject } from './deletes';
 import {
   aggregatedDiscovery,
   aggregatedVersion,
-  contentHash,
   legacyApi,
   legacyApis,
   legacyGroup,
@@ -19,6 +18,7 @@ import {
 } from './discovery';
 import { dryRunOf } from './dryRun';
 import { type ApiContext, listObjects, type Reply } from './objects';
+import type { OpenApiHashes } from './openApiHashes';
 import { POD_SUBRESOURCES, podSubresource } from './podSubresources';
 import { getReply, listReply, type ReadRequest, serveWatch } from './reads';
 import type { ResourceInfo } from './registry';
@@ -32,6 +32,8 @@ export interface RouteEnv {
   serverAddress(): string;
   /** Ends of open watch streams (server close). */
   closing: Set<() => void>;
+  /** This server's OpenAPI document hashes for `/openapi/v3`. */
+  openApiHashes: OpenApiHashes;
 }
 
 /** A route's answer: a reply, or `stream` when the handler wrote the response itself. */
@@ -112,7 +114,7 @@ export async function route(
     return ok(core ? legacyApi(env.serverAddress()) : legacyApis(reg));
   }
   if (path === '/openapi/v3') {
-    return ok(openApiRoot(reg, (gv) => hashFor(env, gv)));
+    return ok(openApiRoot(reg, (gv) => env.openApiHashes.hashFor(reg, gv)));
   }
   if (parts[0] === 'openapi' && parts[1] === 'v3') {
     const gv = parts.slice(2);
@@ -236,22 +238,4 @@ async function deleteCollection(ctx: ApiContext, w: WriteRequest): Promise<Reply
     metadata: { resourceVersion: String(ctx.hub.currentRv) },
     items: out,
   });
-}
-
-const hashCache = new WeakMap<RouteEnv, { gen: number; map: Map<string, string> }>();
-
-function hashFor(env: RouteEnv, gv: string): string {
-  const reg = env.ctx.registry;
-  let c = hashCache.get(env);
-  if (!c || c.gen !== reg.generation) {
-    c = { gen: reg.generation, map: new Map() };
-    hashCache.set(env, c);
-  }
-  let h = c.map.get(gv);
-  if (!h) {
-    const p = gv.split('/');
-    h = contentHash(p[0] === 'api' ? openApiDoc(reg, '', p[1]) : openApiDoc(reg, p[1], p[2]));
-    c.map.set(gv, h);
-  }
-  return h;
 }

@@ -23,7 +23,7 @@ export const INDEXED_FIELDS = [
   'involvedObject.name',
 ] as const;
 
-const FIELD_PATHS = INDEXED_FIELDS.map((f) => f.split('.'));
+const FIELD_PATHS: readonly (readonly string[])[] = INDEXED_FIELDS.map((f) => f.split('.'));
 
 /** value → store keys. */
 type Postings = Map<string, Set<string>>;

@@ -14,7 +14,7 @@
 // conversion webhooks (conversion.ts).
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '@kruise-ts/api';
-import { applyJsonPatch, matchesLabelSelector } from '@kruise-ts/core';
+import { applyJsonPatch, isKubeObject, matchesLabelSelector } from '@kruise-ts/core';
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import type { Simulation } from '../simulation';
 import { type HasConversion, viewsOf } from './conversion';
@@ -284,7 +284,11 @@ export class HttpWebhookRunner implements WebhookRunner {
     if (mutating && object && typeof resp.patch === 'string' && resp.patch !== '') {
       try {
         const ops = JSON.parse(Buffer.from(resp.patch, 'base64').toString('utf8'));
-        return { ok: true, object: applyJsonPatch(object as never, ops) as unknown as KubeObject };
+        const patched = applyJsonPatch(object, ops);
+        // a patch may remove what every object has; such a result is not admitted
+        if (!isKubeObject(patched))
+          return failed('invalid patch: the patched object has no apiVersion, kind or metadata');
+        return { ok: true, object: patched };
       } catch (e) {
         return failed(`invalid patch: ${(e as Error).message}`);
       }

@@ -435,7 +435,8 @@ async function patchOnce(
     if (isStatus(v)) return fail(v);
     view = v;
   }
-  const base = view ?? (toScale(current, req.res) as unknown as KubeObject);
+  // toScale builds a Scale object: apiVersion, kind and metadata are set
+  const base = view ?? (toScale(current, req.res) as KubeObject);
   let patched: KubeObject;
   if (kind === 'apply' && view) {
     const applied = applyOwned(ctx, req, view, patch);

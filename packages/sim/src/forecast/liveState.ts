@@ -4,6 +4,7 @@
 // parsed documents (the CLI reads the file, or lists the objects with --from-cluster).
 import type { KubeObject } from '@kruise-ts/api';
 import { groupOf } from '@kruise-ts/cluster';
+import { isKubeObject } from '@kruise-ts/core';
 
 /** The kinds a forecast can roll out. */
 export const FORECAST_KINDS: readonly string[] = [
@@ -31,7 +32,13 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Kinds never loaded: they are the cluster's bookkeeping, not state a rollout depends on. */
-const NOT_LOADED = new Set(['Event', 'Lease', 'Endpoints', 'EndpointSlice', 'CustomResourceDefinition']);
+const NOT_LOADED: ReadonlySet<string> = new Set([
+  'Event',
+  'Lease',
+  'Endpoints',
+  'EndpointSlice',
+  'CustomResourceDefinition',
+]);
 
 /** Sorts parsed documents (a `List`'s items flattened) into a LiveState. */
 export function readLiveState(docs: readonly unknown[]): LiveState {
@@ -47,23 +54,17 @@ export function readLiveState(docs: readonly unknown[]): LiveState {
       });
       return;
     }
-    const o = d as unknown as KubeObject;
-    if (
-      typeof o.kind !== 'string' ||
-      typeof o.apiVersion !== 'string' ||
-      !isObject(o.metadata) ||
-      !o.metadata.name
-    ) {
+    if (!isKubeObject(d) || !d.metadata.name) {
       st.skipped.push(`${where}: not a Kubernetes object (apiVersion, kind and metadata.name are needed)`);
       return;
     }
-    if (NOT_LOADED.has(o.kind)) return;
-    const kruise = groupOf(o.apiVersion) === 'apps.kruise.io';
-    if (o.kind === 'Node') st.nodes.push(o);
-    else if (o.kind === 'Pod') st.pods.push(o);
-    else if (o.kind === 'ControllerRevision') st.revisions.push(o);
-    else if (kruise && FORECAST_KINDS.includes(o.kind)) st.workloads.push(o);
-    else st.others.push(o);
+    if (NOT_LOADED.has(d.kind)) return;
+    const kruise = groupOf(d.apiVersion) === 'apps.kruise.io';
+    if (d.kind === 'Node') st.nodes.push(d);
+    else if (d.kind === 'Pod') st.pods.push(d);
+    else if (d.kind === 'ControllerRevision') st.revisions.push(d);
+    else if (kruise && FORECAST_KINDS.includes(d.kind)) st.workloads.push(d);
+    else st.others.push(d);
   };
   docs.forEach((d, i) => {
     visit(d, `document ${i}`);

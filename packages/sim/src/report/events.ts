@@ -7,7 +7,7 @@ import { formatDuration, type SimEvent } from '@kruise-ts/cluster';
 import { escapeHtml } from './svgParts';
 
 const MAX_EVENT_ROWS = 5000;
-const CHATTY = new Set([
+const CHATTY: ReadonlySet<string> = new Set([
   'ImagePulling',
   'ImagePulled',
   'ContainerStarted',

@@ -7,7 +7,7 @@ import { formatDuration, type SimEvent } from '@kruise-ts/cluster';
 import type { WorkloadTimeline } from './timeline';
 
 /** The colours of groups, in order of first appearance. */
-export const PALETTE = [
+export const PALETTE: readonly string[] = [
   '#4e79a7',
   '#f28e2b',
   '#59a14f',

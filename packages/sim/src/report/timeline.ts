@@ -24,6 +24,7 @@ import {
 import { type Change, displayName, type Store } from '@kruise-ts/cluster';
 import { matchesLabelSelector } from '@kruise-ts/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
+import { AvailabilityMemo } from '../availabilityMemo';
 import { cloneSetPodAvailable, sameCountedInputs } from '../invariants';
 
 /** Pods (or nodes, or requests) of one group. */
@@ -90,7 +91,7 @@ export const MAX_LANES = 200;
 type J = Record<string, any>;
 
 /** Kinds whose pods are found through ownerReferences, and how to tell their story. */
-const OWNER_KINDS: {
+const OWNER_KINDS: readonly {
   apiVersion: string;
   kind: string;
   laneBy: TimelineLaneBy;
@@ -131,6 +132,12 @@ export class Timeline {
   readonly workloads = new Map<string, WorkloadTimeline>();
   private readonly live = new Map<string, LiveCounts>();
 
+  /**
+   * `availability` remembers the last availability answers; a simulation passes the memo its
+   * invariant checker uses too, so the two ask about each pod write once between them.
+   */
+  constructor(private readonly availability: AvailabilityMemo = new AvailabilityMemo()) {}
+
   /** Keeps the live counts in step with a store write (call it for every change). */
   onChange(c: Change): void {
     if (c.object.kind !== 'Pod') return;
@@ -164,7 +171,7 @@ export class Timeline {
       }
       if (isReady(pod)) rc.ready += sign;
       else rc.notReady += sign;
-      if (cloneSetPodAvailable(pod, 0, 0)) lc.available += sign;
+      if (cloneSetPodAvailable(pod, 0, 0, this.availability)) lc.available += sign;
     }
   }
 
@@ -294,7 +301,7 @@ export class Timeline {
       const ready = (o.ready ?? isReady)(pod);
       if (ready) byRevision[g].ready++;
       else byRevision[g].notReady++;
-      if (cloneSetPodAvailable(pod, o.minReadySeconds, o.nowMs)) available++;
+      if (cloneSetPodAvailable(pod, o.minReadySeconds, o.nowMs, this.availability)) available++;
       if (o.lanes) states.set(laneKey, { group: g, state: ready ? 'ready' : 'notReady' });
     }
     if (o.lanes) this.updateLanes(wt, states, o.t);

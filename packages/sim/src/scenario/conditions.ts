@@ -12,8 +12,8 @@ export function getPath(obj: unknown, path: string): unknown {
   return cur;
 }
 
-interface WorkloadLike {
-  metadata: { generation?: number };
+/** The fields the built-in conditions read, named on the object: counters its controller writes. */
+interface WorkloadLike extends KubeObject {
   spec?: { replicas?: number };
   status?: {
     observedGeneration?: number;
@@ -46,7 +46,8 @@ export function meetsCondition(obj: KubeObject | undefined, condition: string): 
   if (condition === 'Deleted') return obj === undefined;
   if (!obj) return false;
   if (condition === 'Exists') return true;
-  const w = obj as unknown as WorkloadLike;
+  // a typed view of the counters, not a check: the comparisons below read whatever JSON is there
+  const w = obj as WorkloadLike;
   if (obj.kind === 'Pod' || obj.kind === 'Node') return hasCondition(w, 'Ready');
   if (obj.kind === 'DaemonSet') return daemonSetCondition(obj, condition);
   if (obj.kind === 'SidecarSet') return sidecarSetCondition(obj, condition);

@@ -36,6 +36,8 @@ describe.skipIf(!HAVE)('external admission webhooks (controllers: none)', () => 
         await call(s.url, 'PATCH', `${CMS}/race`, { data: { other: 'x' } }, MERGE);
         return admissionReview(allowed);
       }
+      if (path === '/mutate' && r.object?.metadata?.name === 'strip-me')
+        return admissionReview({ ...allowed, ...jsonPatch([{ op: 'remove', path: '/metadata' }]) });
       if (path === '/mutate')
         return admissionReview({
           ...allowed,
@@ -94,6 +96,14 @@ describe.skipIf(!HAVE)('external admission webhooks (controllers: none)', () => 
         namespace: 'default',
       },
     });
+  });
+  it('a mutating patch that removes the metadata is a failed webhook call (500), not an admitted object', async () => {
+    const r = await call(s.url, 'POST', PODS, pod('strip-me', { hook: 'on' }));
+    expect(r.status).toBe(500);
+    expect(r.body.message).toBe(
+      'Internal error occurred: failed calling webhook "mutate.test.io": invalid patch: the patched object has no apiVersion, kind or metadata',
+    );
+    expect((await call(s.url, 'GET', `${PODS}/strip-me`)).status).toBe(404);
   });
   it('objectSelector not matching: the mutating webhook is not called', async () => {
     const r = await call(s.url, 'POST', PODS, pod('p2', { hook: 'off' }));

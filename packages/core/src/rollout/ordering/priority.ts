@@ -4,7 +4,7 @@
 import type { UpdatePriorityStrategy } from '@kruise-ts/api';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
-import { matchesLabelSelector } from '../../kube/selectors';
+import { matchesLabelSelector } from '../../kube/selectorMatcher';
 import { podLabels } from './podFacts';
 
 /** Pod labels as the priority functions read them; `undefined`/`null` = no labels. */

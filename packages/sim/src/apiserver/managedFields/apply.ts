@@ -148,7 +148,7 @@ function assemble(
   mergedView: unknown,
   statusSubresource: boolean,
 ): KubeObject {
-  const base = (live ?? config) as unknown as Record<string, unknown>;
+  const base: Record<string, unknown> = live ?? config;
   const merged = mergedView as Record<string, unknown>;
   const out: Record<string, unknown> = {
     apiVersion: config.apiVersion,
@@ -176,7 +176,8 @@ function assemble(
   out.metadata = { ...serverMeta, ...((merged.metadata as Record<string, unknown> | undefined) ?? {}) };
   if (statusSubresource && live?.status !== undefined) out.status = live.status;
   if (statusSubresource && live === undefined) delete out.status;
-  return out as unknown as KubeObject;
+  // apiVersion and kind from the configuration (the merged view has neither), metadata always set
+  return out as KubeObject;
 }
 
 function withoutManagedFields(obj: KubeObject): KubeObject {

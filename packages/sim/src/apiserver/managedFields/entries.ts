@@ -82,7 +82,7 @@ export function withEntries(obj: KubeObject, entries: readonly ManagerEntry[]): 
 }
 
 /** Top-level and metadata fields no entry records: the server sets them, nobody owns them. */
-const UNOWNED_METADATA = [
+const UNOWNED_METADATA: readonly string[] = [
   'name',
   'namespace',
   'creationTimestamp',
@@ -97,7 +97,8 @@ const UNOWNED_METADATA = [
 /** `obj` without the fields no entry records (and without `status` when `withoutStatus`). */
 export function ownableView(obj: KubeObject | undefined, withoutStatus: boolean): unknown {
   if (obj === undefined) return undefined;
-  const { apiVersion: _a, kind: _k, metadata, ...rest } = obj as unknown as Record<string, unknown>;
+  const fields: Record<string, unknown> = obj;
+  const { apiVersion: _a, kind: _k, metadata, ...rest } = fields;
   if (withoutStatus) delete rest.status;
   if (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)) {
     const m = { ...(metadata as Record<string, unknown>) };

@@ -54,7 +54,7 @@ export interface ListType {
 const SCALAR: ScalarType = { kind: 'scalar' };
 const DEDUCED: DeducedType = { kind: 'deduced' };
 
-const ATOMIC = new Set(k8sAtomicTypes);
+const ATOMIC: ReadonlySet<string> = new Set(k8sAtomicTypes);
 
 /** The deduced structure's map node (any key, deduced values). */
 export const DEDUCED_MAP: MapType = {

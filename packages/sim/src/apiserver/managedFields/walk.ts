@@ -11,6 +11,7 @@
 //   manager (or the applier itself, elsewhere) still owns something there.
 // A keyed-list item without a key field (and no default for it) is a structure error, thrown as
 // a FieldStructureError and turned into a 422 by the callers.
+import { jsonEqual } from '@kruise-ts/core';
 import {
   encodePath,
   type FieldSet,
@@ -30,21 +31,8 @@ type Obj = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** JSON equality (key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => jsonEqual(x, b[i]));
-  }
-  if (isObject(a)) {
-    if (!isObject(b)) return false;
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
-  }
-  return false;
-}
+/** JSON equality (key order ignored, a member holding `undefined` counts as absent): core's. */
+export { jsonEqual };
 
 /** Is the node owned as a whole (a scalar, an atomic list or map, or a value of another shape)? */
 function isLeaf(t: FieldType, value: unknown): boolean {
