@@ -96,7 +96,7 @@ export function orderSlotsToUpdate(
 /**
  * R9.1–R9.5 `sortPodsToUpdate`: the slot indexes a rolling update visits, in order, over a whole
  * slot array read by index. The array is the layout of the range `[0, length)` whose empty slots
- * are reserved and whose other slots are all built, so the list is {@link orderSlotsToUpdate}'s.
+ * are reserved and whose other slots are all built, so the list is `orderSlotsToUpdate`'s.
  *
  * Ordered (no `unorderedUpdate`): from the highest index down to `partition` (inclusive),
  * skipping empty slots, at most `replicas − partition` entries. Unordered: all non-empty slots
