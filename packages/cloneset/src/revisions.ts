@@ -2,7 +2,6 @@
 // rollback, create with collision count), the current revision, the templates of
 // both, and history truncation.
 
-import type { KubeObject } from '@kruise-ts/api';
 import { ANNOTATION_CLONESET_VCT_HASH, type CloneSet, LABEL_CONTROLLER_REVISION_HASH } from '@kruise-ts/api';
 import {
   type Action,
@@ -11,6 +10,7 @@ import {
   newControllerRevision,
   type ObjectRef,
   planControllerRevisions,
+  revisionObject,
   revisionsToTruncate,
   revisionTemplate,
 } from '@kruise-ts/core';
@@ -83,7 +83,7 @@ export function planRevisions(cs: CloneSet, owned: readonly ControllerRevision[]
       };
       const action: Action = {
         verb: 'update',
-        object: revision as unknown as KubeObject,
+        object: revisionObject(revision),
         reason: Reasons.UpdateRevision,
       };
       return { revision, action };

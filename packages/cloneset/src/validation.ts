@@ -200,7 +200,7 @@ const IMAGE_PATH = /^\/containers\/\d+\/image$/;
 function validateUpdate(spec: CloneSetSpec, oldSpec: CloneSetSpec): FieldError[] {
   const errs: FieldError[] = [];
   const strip = (s: CloneSetSpec) => {
-    const copy: Record<string, unknown> = { ...(s as unknown as Record<string, unknown>) };
+    const copy: Record<string, unknown> = { ...s };
     for (const k of MUTABLE_SPEC_FIELDS) delete copy[k];
     return copy;
   };

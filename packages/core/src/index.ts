@@ -230,6 +230,7 @@ export {
   type RevisionEquality,
   resolveBurstReplicas,
   resolveRevisionNameCollision,
+  revisionObject,
   revisionsToTruncate,
   revisionTemplate,
   shortHash,

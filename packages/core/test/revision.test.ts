@@ -11,6 +11,7 @@ import {
   makeRevisionData,
   newControllerRevision,
   nextRevisionNumber,
+  revisionObject,
   revisionsToTruncate,
   revisionTemplate,
   shortHash,
@@ -222,4 +223,24 @@ describe('upstream cloneset/revision_match.json', () => {
       );
     });
   }
+});
+
+describe('revisionObject: a revision as an action writes it', () => {
+  it('keeps a complete revision as it is, members in their order', () => {
+    const rev: ControllerRevision = deepFreeze({
+      apiVersion: 'apps/v1',
+      kind: 'ControllerRevision',
+      metadata: { name: 'web-abc', namespace: 'default' },
+      data: { spec: {} },
+      revision: 3,
+    });
+    const obj = revisionObject(rev);
+    expect(JSON.stringify(obj)).toBe(JSON.stringify(rev));
+    expect(obj).not.toBe(rev);
+  });
+
+  it('fills a missing apiVersion, kind or metadata', () => {
+    const obj = revisionObject(deepFreeze({ revision: 1 }));
+    expect(obj).toEqual({ revision: 1, apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: {} });
+  });
 });

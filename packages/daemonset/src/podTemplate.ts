@@ -1,5 +1,9 @@
 // The pod a DaemonSet creates on a node (docs/reference/daemonset.md §6) and its deterministic name.
-import { CONDITION_INPLACE_UPDATE_READY, LABEL_CONTROLLER_REVISION_HASH } from '@kruise-ts/api';
+import {
+  CONDITION_INPLACE_UPDATE_READY,
+  type KubeObject,
+  LABEL_CONTROLLER_REVISION_HASH,
+} from '@kruise-ts/api';
 import { createRng, fnv32a, randomSuffix } from '@kruise-ts/core';
 import type { Affinity, Pod, PodSpec } from 'kubernetes-types/core/v1.js';
 import { DAEMONSET_CONTROLLER_SCHEDULER, LABEL_POD_TEMPLATE_GENERATION } from './constants';
@@ -66,7 +70,7 @@ export function daemonPodName(
  * path), the `InPlaceUpdateReady` readiness gate for `InPlaceIfPossible`, bound to the node by
  * node affinity, with a controller owner reference and `generateName: <ds>-`.
  */
-export function newDaemonPod(ds: DaemonSet, nodeName: string, opts: NewPodOptions): Pod {
+export function newDaemonPod(ds: DaemonSet, nodeName: string, opts: NewPodOptions): Pod & KubeObject {
   const template = ds.spec.template ?? {};
   const tplSpec: PodSpec = template.spec ?? { containers: [] };
   const labels: Record<string, string> = { ...(template.metadata?.labels ?? {}) };

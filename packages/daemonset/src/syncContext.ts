@@ -2,7 +2,6 @@
 // pods view that later phases see (creates and deletes are observed synchronously, §2 step 6),
 // the nodes' §3 answers and the per-sync burst; the actions, events and requeue requests go to
 // core's ReconcileRecorder, which the context holds.
-import type { KubeObject } from '@kruise-ts/api';
 import {
   type FeatureGates,
   type InPlaceCache,
@@ -153,7 +152,7 @@ export function syncNodes(
       takenNames: ctx.takenNames,
       assignPodsByScheduler: ctx.assignPodsByScheduler,
     });
-    ctx.rec.act({ verb: 'create', object: pod as unknown as KubeObject, reason: c.reason });
+    ctx.rec.act({ verb: 'create', object: pod, reason: c.reason });
     ctx.createdNames.add(pod.metadata?.name ?? '');
     const seen: Pod = { ...pod, metadata: { ...pod.metadata, creationTimestamp: createdAt } };
     const list = [...(ctx.view.get(c.node) ?? []), seen].sort(compareOldestFirst);

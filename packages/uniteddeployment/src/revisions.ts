@@ -7,6 +7,7 @@ import {
   chooseUpdateRevision,
   fnv32,
   matchesLabelSelector,
+  revisionObject,
   safeEncodeString,
 } from '@kruise-ts/core';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
@@ -94,14 +95,19 @@ export function manageRevisions(
   const owner = udOwnerReference(ud);
   // §9.2: listed with the UD selector (so none is ever released), then claimed by controller ref.
   const asKube = revisions
-    .map((r) => ({ apiVersion: 'apps/v1', kind: 'ControllerRevision', ...r }) as KubeObject)
+    .map((r): ControllerRevision & KubeObject => ({
+      apiVersion: 'apps/v1',
+      kind: 'ControllerRevision',
+      ...r,
+      metadata: r.metadata ?? {},
+    }))
     .filter((r) => matchesLabelSelector(ud.spec.selector, r.metadata.labels));
   const claim = claimObjects(ud, owner, ud.spec.selector, asKube, {
     adopt: 'AdoptRevision',
     release: 'ReleaseRevision',
   });
   actions.push(...claim.actions);
-  let listed = sortRevisions(claim.claimed as unknown as ControllerRevision[]);
+  let listed: ControllerRevision[] = sortRevisions(claim.claimed);
 
   // §9.3 cleanup.
   const status = ud.status ?? {};
@@ -153,13 +159,13 @@ export function manageRevisions(
   if (choice.kind === 'reuse') {
     const r = choice.old;
     updated = { ...r, revision: nextNumber };
-    actions.push({ verb: 'update', object: updated as unknown as KubeObject, reason: 'RollbackRevision' });
+    actions.push({ verb: 'update', object: revisionObject(updated), reason: 'RollbackRevision' });
     listed = listed.map((x) => (x === r ? updated : x));
   } else {
     // `latest`, or `existing` (AlreadyExists with equal data: use it, Q8 for cloneSet templates).
     updated = choice.revision;
     if (choice.kind === 'create')
-      actions.push({ verb: 'create', object: updated as unknown as KubeObject, reason: 'CreateRevision' });
+      actions.push({ verb: 'create', object: revisionObject(updated), reason: 'CreateRevision' });
   }
 
   // §9.7 current revision.

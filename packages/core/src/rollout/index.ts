@@ -24,6 +24,7 @@ export {
   type RevisionData,
   type RevisionEquality,
   resolveRevisionNameCollision,
+  revisionObject,
   revisionsToTruncate,
   revisionTemplate,
   shortHash,

@@ -99,6 +99,23 @@ export function newControllerRevision(opts: NewControllerRevisionOptions): Contr
 }
 
 /**
+ * `rev` as the object an action writes: a ControllerRevision as the API stores it, with its
+ * apiVersion, kind and metadata present (those `newControllerRevision` builds always have them;
+ * an observed revision missing one gets `apps/v1`, `ControllerRevision` or `{}`). The members
+ * keep their order, so the JSON of a complete revision is unchanged.
+ *
+ * Example: `{ verb: 'create', object: revisionObject(candidate), reason: 'CreateRevision' }`.
+ */
+export function revisionObject(rev: ControllerRevision): KubeObject {
+  return {
+    ...rev,
+    apiVersion: rev.apiVersion ?? 'apps/v1',
+    kind: rev.kind ?? 'ControllerRevision',
+    metadata: rev.metadata ?? {},
+  };
+}
+
+/**
  * A revision's data as a JSON object, whether stored as the object the API returns or as
  * raw JSON text; `undefined` when absent, unparsable or not an object.
  */

@@ -2,10 +2,14 @@
 // Advanced StatefulSet R4.4): sort the owned revisions, choose the update revision with
 // {@link chooseUpdateRevision}, write it (create, or the rollback's renumbering), and find the
 // current revision. The controllers differ only in how a rollback is written.
-import type { KubeObject } from '@kruise-ts/api';
 import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import type { Action } from '../contract/actions';
-import { chooseUpdateRevision, nextRevisionNumber, sortControllerRevisions } from './revision';
+import {
+  chooseUpdateRevision,
+  nextRevisionNumber,
+  revisionObject,
+  sortControllerRevisions,
+} from './revision';
 
 /** What {@link planControllerRevisions} returns. */
 export interface ControllerRevisionPlan {
@@ -66,7 +70,7 @@ export function planControllerRevisions(
     updateRevision = choice.revision;
     actions.push({
       verb: 'create',
-      object: updateRevision as unknown as KubeObject,
+      object: revisionObject(updateRevision),
       reason: 'CreateRevision',
     });
     revisions = [...sorted, updateRevision];

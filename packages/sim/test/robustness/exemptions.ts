@@ -185,6 +185,7 @@ export const exemptions: Readonly<Record<string, Readonly<Record<string, string>
     resolveBurstReplicas: BLOCK,
     resolveFeatureGates: BLOCK,
     resolveRevisionNameCollision: BLOCK,
+    revisionObject: BLOCK,
     revisionTemplate: BLOCK,
     revisionsToTruncate: BLOCK,
     safeEncodeString: BLOCK,
