@@ -3,7 +3,6 @@
 // (§7, §8), the Update step's candidates, order and limiter (§9) and the status (§13) — reads
 // this table, so each predicate is written once, here or in podContent.ts, and each pod is read
 // once per reconcile (and not at all when the CloneSet cache already holds its content facts).
-import type { LifecycleState } from '@kruise-ts/api';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { PodBits, type PodContentFacts, readPodContentFacts } from './podContent';
 import {
@@ -65,8 +64,8 @@ export class PodFacts {
   updated(i: number): boolean {
     return (this.flags[i] & UPDATED) !== 0;
   }
-  /** The lifecycle state (`""` when absent). */
-  state(i: number): LifecycleState {
+  /** The lifecycle state label as written (`""` when absent; any text, see {@link PodContentFacts.state}). */
+  state(i: number): string {
     return this.contents[i].state;
   }
   /** Specified delete (§4.4). */

@@ -1,6 +1,6 @@
 // Resolution of CloneSet's int-or-percent parameters (docs/reference/cloneset.md §5, rule D1):
 // partition, maxSurge, maxUnavailable and scaleStrategy.maxUnavailable.
-import type { CloneSet, IntOrString } from '@kruise-ts/api';
+import type { CloneSet, CloneSetSpec, IntOrString } from '@kruise-ts/api';
 import { calculatePartitionReplicas, legacyValueFromIntOrPercent } from '@kruise-ts/core';
 
 /** `scaleStrategy.maxUnavailable` when unset: unlimited (int32 max). */
@@ -61,7 +61,8 @@ export function resolvePartition(
  * surge is 0, and `"30%"` rounds up to 2.
  */
 export function resolveParams(cloneSet: CloneSet): ResolvedParams {
-  const spec = cloneSet.spec ?? ({} as CloneSet['spec']);
+  // A CloneSet read from user data may lack its spec: then every field is unset.
+  const spec: Partial<CloneSetSpec> = cloneSet.spec ?? {};
   const replicas = spec.replicas ?? 1;
   const us = spec.updateStrategy ?? {};
   const p = resolvePartition(us.partition, spec.replicas);

@@ -18,7 +18,6 @@ import {
   LABEL_LIFECYCLE_STATE,
   LABEL_POD_TEMPLATE_HASH,
   LABEL_SPECIFIED_DELETE,
-  type LifecycleState,
   LifecycleStates,
 } from '@kruise-ts/api';
 import { type ActivePodsKey, activePodsKey } from '@kruise-ts/core';
@@ -46,8 +45,11 @@ export const PodBits = Object.freeze({
 
 /** The facts of one pod object that depend on nothing but the pod. */
 export interface PodContentFacts {
-  /** The lifecycle state label (`""` when absent). */
-  readonly state: LifecycleState;
+  /**
+   * The lifecycle state label as written (`""` when absent): any text, compared with
+   * `LifecycleStates` (see predicates.ts `podLifecycleState`).
+   */
+  readonly state: string;
   /** The `controller-revision-hash` label (`""` when absent). */
   readonly revisionLabel: string;
   /** `metadata.name` (`""` when absent), for `podsToDelete`. */
@@ -86,7 +88,7 @@ export function memoisedActivePodsKey(
 export function readPodContentFacts(pod: Pod): PodContentFacts {
   const meta = pod.metadata;
   const labels = meta?.labels;
-  const state = (labels?.[LABEL_LIFECYCLE_STATE] ?? '') as LifecycleState;
+  const state = labels?.[LABEL_LIFECYCLE_STATE] ?? '';
   const status = pod.status;
   const phase = status?.phase;
   const conds = status?.conditions;
@@ -140,10 +142,7 @@ export function leadingBucketOf(assigned: boolean, phase: string | undefined, re
  * when the label is present. Example: a Normal pod with `pod-template-hash` → true; the same pod
  * in PreparingNormal (it may move to Normal) → false.
  */
-export function isRefreshNoopState(
-  labels: Record<string, string> | undefined,
-  state: LifecycleState,
-): boolean {
+export function isRefreshNoopState(labels: Record<string, string> | undefined, state: string): boolean {
   if (!labels || !Object.hasOwn(labels, LABEL_POD_TEMPLATE_HASH)) return false;
   return state === '' || state === LifecycleStates.Normal || state === LifecycleStates.PreparingDelete;
 }

@@ -7,7 +7,6 @@ import {
   LABEL_CLONESET_SCALING_EXCLUDE_PREPARING_DELETE,
   LABEL_LIFECYCLE_STATE,
   LABEL_SPECIFIED_DELETE,
-  type LifecycleState,
   LifecycleStates,
 } from '@kruise-ts/api';
 import { type FeatureGates, isPodAtRevision, isPodUpdate, shortHash } from '@kruise-ts/core';
@@ -38,9 +37,14 @@ function findCondition(pod: Pod, type: string): PodCondition | undefined {
   return undefined;
 }
 
-/** The pod's lifecycle state (label `lifecycle.apps.kruise.io/state`), `''` when absent. */
-export function podLifecycleState(pod: Pod): LifecycleState {
-  return (pod.metadata?.labels?.[LABEL_LIFECYCLE_STATE] ?? '') as LifecycleState;
+/**
+ * The pod's lifecycle state label (`lifecycle.apps.kruise.io/state`) as written, `''` when absent.
+ * A plain string rather than a `LifecycleState`: the label is user data and may hold any text.
+ * A value outside `LifecycleStates` equals none of them, so such a pod is not Normal (§4.2) and
+ * is in no preparing state; messages quote it as written.
+ */
+export function podLifecycleState(pod: Pod): string {
+  return pod.metadata?.labels?.[LABEL_LIFECYCLE_STATE] ?? '';
 }
 
 /**
@@ -92,7 +96,7 @@ export function readyLongEnough(
 }
 
 /** Lifecycle state `""` (absent) or `Normal`: the only states that allow availability (§4.2). */
-export function isNormalState(state: LifecycleState): boolean {
+export function isNormalState(state: string): boolean {
   return state === '' || state === LifecycleStates.Normal;
 }
 

@@ -103,7 +103,7 @@ function selectorString(cloneSet: CloneSet): string {
  * currentRevision and labelSelector. Conditions alone never cause a write.
  */
 export function statusNeedsWrite(old: CloneSetStatus | undefined, next: CloneSetStatus): boolean {
-  const o = old ?? ({} as Partial<CloneSetStatus>);
+  const o: Partial<CloneSetStatus> = old ?? {};
   if ((next.observedGeneration ?? 0) > (o.observedGeneration ?? 0)) return true;
   return (
     (o.replicas ?? 0) !== next.replicas ||

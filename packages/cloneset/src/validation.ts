@@ -1,7 +1,7 @@
 // validateCloneSet: what OpenKruise v1.8.2's CloneSet validating webhook rejects
 // (docs/reference/cloneset.md §2.2), field by field, as Kubernetes-style FieldErrors.
 
-import type { CloneSet, CloneSetSpec, IntOrString } from '@kruise-ts/api';
+import type { CloneSet, CloneSetSpec, CloneSetUpdateStrategyType, IntOrString } from '@kruise-ts/api';
 import { checkStructure } from '@kruise-ts/api';
 import {
   duplicate,
@@ -26,6 +26,11 @@ import type { ValidateCloneSetContext } from './types';
 
 /** The update strategy types the webhook accepts. */
 export const UPDATE_STRATEGY_TYPES = ['ReCreate', 'InPlaceIfPossible', 'InPlaceOnly'] as const;
+
+/** Whether `value` is one of {@link UPDATE_STRATEGY_TYPES}. */
+function isUpdateStrategyType(value: string): value is CloneSetUpdateStrategyType {
+  return UPDATE_STRATEGY_TYPES.some((t) => t === value);
+}
 
 /** The spec fields that may change on update (§2.2). */
 export const MUTABLE_SPEC_FIELDS = [
@@ -68,7 +73,8 @@ export function validateCloneSet(
   // rule below may rely on each field having its schema's type, e.g. a label value being a string.
   const shape = checkStructure('CloneSet', obj, { admission: true });
   if (shape.length > 0) return shape;
-  const spec = obj.spec as CloneSetSpec | undefined;
+  // The type says every CloneSet has a spec; JSON from a user may not.
+  const spec: CloneSetSpec | undefined = obj.spec;
   if (!spec || typeof spec !== 'object') return [required('spec', 'spec is required')];
   const errs: FieldError[] = [];
   const replicas = spec.replicas;
@@ -78,7 +84,7 @@ export function validateCloneSet(
   errs.push(...validateSelectorAndTemplate(spec));
   errs.push(...validateScaleStrategy(obj, old, ctx.pods));
   errs.push(...validateUpdateStrategy(spec));
-  if (old?.spec) errs.push(...validateUpdate(spec, old.spec as CloneSetSpec));
+  if (old?.spec) errs.push(...validateUpdate(spec, old.spec));
   return errs;
 }
 
@@ -157,8 +163,9 @@ function validateUpdateStrategy(spec: CloneSetSpec): FieldError[] {
   const errs: FieldError[] = [];
   const us = spec.updateStrategy ?? {};
   const base = 'spec.updateStrategy';
-  const type = us.type ?? 'ReCreate';
-  if (!(UPDATE_STRATEGY_TYPES as readonly string[]).includes(type)) {
+  // Read as a plain string: the field comes from user JSON and may hold any text.
+  const type: string = us.type ?? 'ReCreate';
+  if (!isUpdateStrategyType(type)) {
     errs.push(notSupported(`${base}.type`, type, UPDATE_STRATEGY_TYPES));
   }
   const replicas = spec.replicas ?? 1;
