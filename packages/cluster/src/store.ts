@@ -9,6 +9,7 @@
 import type { KubeObject } from '@kruise-ts/api';
 import type { Action, ObjectRef } from '@kruise-ts/core';
 import { objectKey, refKey } from './keys';
+import { specGracePeriodSeconds, specNodeName } from './storeIndex';
 import { conflict, notFound, type WriteResult } from './storeResults';
 import { StoreSubresources } from './storeSubresources';
 
@@ -84,9 +85,8 @@ export class Store extends StoreSubresources {
         message: denial.message,
       };
     const isPod = old.kind === 'Pod';
-    const spec = (old.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
     let grace = 0;
-    if (isPod && spec.nodeName) grace = opts.gracePeriodSeconds ?? spec.terminationGracePeriodSeconds ?? 30;
+    if (isPod && specNodeName(old)) grace = opts.gracePeriodSeconds ?? specGracePeriodSeconds(old) ?? 30;
     if (old.metadata.deletionTimestamp) {
       // Already terminating: a shorter grace period may cut it short.
       const cur = old.metadata.deletionGracePeriodSeconds ?? 0;
@@ -143,10 +143,7 @@ export class Store extends StoreSubresources {
 
   protected removable(obj: KubeObject): boolean {
     if (obj.kind !== 'Pod') return true;
-    return (
-      !(obj.spec as { nodeName?: string } | undefined)?.nodeName ||
-      (obj.metadata.deletionGracePeriodSeconds ?? 0) <= 0
-    );
+    return !specNodeName(obj) || (obj.metadata.deletionGracePeriodSeconds ?? 0) <= 0;
   }
 
   protected remove(obj: KubeObject, source: string, reason?: string, old?: KubeObject): void {

@@ -171,5 +171,24 @@ function ownerUids(obj: KubeObject | undefined): string[] {
 
 function nodeOf(obj: KubeObject | undefined): string | undefined {
   if (obj?.kind !== 'Pod') return undefined;
-  return (obj.spec as { nodeName?: string } | undefined)?.nodeName || undefined;
+  return specNodeName(obj) || undefined;
+}
+
+/**
+ * The `spec.nodeName` of an object whose spec has one as text (a pod bound to a node), else
+ * undefined. Example: a pod with `spec: {nodeName: 'node-1'}` → `"node-1"`; a pending pod → undefined.
+ */
+export function specNodeName(obj: KubeObject): string | undefined {
+  const spec = obj.spec;
+  if (typeof spec !== 'object' || spec === null || !('nodeName' in spec)) return undefined;
+  return typeof spec.nodeName === 'string' ? spec.nodeName : undefined;
+}
+
+/** The `spec.terminationGracePeriodSeconds` of an object whose spec has it as a number, else undefined. */
+export function specGracePeriodSeconds(obj: KubeObject): number | undefined {
+  const spec = obj.spec;
+  if (typeof spec !== 'object' || spec === null || !('terminationGracePeriodSeconds' in spec))
+    return undefined;
+  const grace = spec.terminationGracePeriodSeconds;
+  return typeof grace === 'number' ? grace : undefined;
 }

@@ -4,6 +4,7 @@
 import type { KubeObject } from '@kruise-ts/api';
 import { extend, jsonEqual, type ObjectRef } from '@kruise-ts/core';
 import { refKey } from './keys';
+import { specNodeName } from './storeIndex';
 import { conflict, notFound, type WriteResult } from './storeResults';
 import { StoreWrites } from './storeWrites';
 
@@ -79,22 +80,23 @@ export abstract class StoreSubresources extends StoreWrites {
   bind(podKey: string, nodeName: string, source: string): WriteResult {
     const old = this.objects.get(podKey);
     if (old?.kind !== 'Pod') return notFound('Pod', podKey.split('/').pop() ?? '');
-    const spec = old.spec as { nodeName?: string } | undefined;
-    if (spec?.nodeName)
+    const boundTo = specNodeName(old);
+    if (boundTo)
       return {
         ok: false,
         code: 409,
         reason: 'Conflict',
-        message: `pod ${old.metadata.name} is already assigned to node "${spec.nodeName}"`,
+        message: `pod ${old.metadata.name} is already assigned to node "${boundTo}"`,
       };
-    const status = (old.status ?? {}) as { conditions?: { type: string }[] };
-    const conditions = [
-      ...(status.conditions ?? []).filter((c) => c.type !== 'PodScheduled'),
+    const status = isObject(old.status) ? old.status : {};
+    const given = 'conditions' in status && Array.isArray(status.conditions) ? status.conditions : [];
+    const conditions: unknown[] = [
+      ...given.filter((c: unknown) => !(isObject(c) && 'type' in c && c.type === 'PodScheduled')),
       { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: this.opts.now() },
     ];
     const out: KubeObject = extend(old, {
       metadata: extend(old.metadata, { resourceVersion: String(++this.rv) }),
-      spec: extend(old.spec as object, { nodeName }),
+      spec: extend(isObject(old.spec) ? old.spec : undefined, { nodeName }),
       status: extend(status, { conditions }),
     });
     const stored = this.commit(out, old, podKey);
@@ -109,4 +111,9 @@ export abstract class StoreSubresources extends StoreWrites {
     });
     return { ok: true, object: stored };
   }
+}
+
+/** True for a JSON object (not null); its fields are then read with `in` and a type check. */
+function isObject(v: unknown): v is object {
+  return typeof v === 'object' && v !== null;
 }

@@ -11,6 +11,7 @@ import {
   deterministicUid,
   extend,
   type FeatureGates,
+  isKubeObject,
   jsonEqual,
   type ObjectRef,
 } from '@kruise-ts/core';
@@ -232,9 +233,12 @@ export abstract class StoreWrites extends ObjectIndex {
     if (target.uid && old.metadata.uid !== target.uid) return conflict(target.kind, target.name, 'uid');
     // Fast path for the controllers' merge patches (~30k per 10k-pod rollout): apply the patch
     // here and let `replace` keep the server-owned fields, skipping core's one-object store.
-    // A patch that touches identity or concurrency fields takes core's path, which checks them.
-    if (patchType === 'merge' && isPlainPatch(patch))
-      return this.replace(old, applyMergePatch(old, patch) as KubeObject, source, 'patch', reason, true);
+    // A patch that touches identity or concurrency fields takes core's path, which checks them,
+    // and so does one whose result is no longer an object (a patch nulling `kind`, say).
+    if (patchType === 'merge' && isPlainPatch(patch)) {
+      const merged = applyMergePatch(old, patch);
+      if (isKubeObject(merged)) return this.replace(old, merged, source, 'patch', reason, true);
+    }
     return this.viaCore(
       old,
       {
@@ -298,19 +302,12 @@ export abstract class StoreWrites extends ObjectIndex {
   ): WriteResult {
     // Identity and server-owned fields cannot change: they are taken from `old`, in place
     // where `next` has them (key order kept), appended otherwise; undefined values dropped.
-    const om = old.metadata as Record<string, unknown>;
-    const nm = next.metadata as Record<string, unknown>;
-    const meta: Record<string, unknown> = {};
-    for (const k in nm) {
-      if (!Object.hasOwn(nm, k)) continue;
-      const v = SERVER_OWNED_META.has(k) ? om[k] : nm[k];
-      if (v !== undefined) meta[k] = v;
-    }
-    for (const k of SERVER_OWNED_META_ORDER) if (!(k in meta) && om[k] !== undefined) meta[k] = om[k];
+    const om = old.metadata;
+    const meta = keepServerOwned(om, next.metadata);
     let candidate: KubeObject = extend(next, {
       apiVersion: next.apiVersion || old.apiVersion,
       kind: old.kind,
-      metadata: meta as KubeObject['metadata'],
+      metadata: meta,
     });
     let owned = true; // `candidate` and its metadata are this function's own objects
     if (admit && !om.deletionTimestamp) {
@@ -326,9 +323,15 @@ export abstract class StoreWrites extends ObjectIndex {
         : jsonEqual(candidate, old)
     )
       return { ok: true, object: old };
-    const out = owned ? candidate : extend(candidate, { metadata: extend(candidate.metadata) });
-    const outMeta = out.metadata as Record<string, unknown>;
-    if (verb !== 'updateStatus' && specChanged) outMeta.generation = ((om.generation as number) ?? 0) + 1;
+    // `outMeta` is the metadata object of `out`, ours to write: `meta` itself while `candidate`
+    // is still the object built above, a copy once admission answered an object of its own.
+    let out = candidate;
+    let outMeta = meta;
+    if (!owned) {
+      outMeta = extend(candidate.metadata);
+      out = extend(candidate, { metadata: outMeta });
+    }
+    if (verb !== 'updateStatus' && specChanged) outMeta.generation = (om.generation ?? 0) + 1;
     // a dry run answers here: the stored resourceVersion, nothing committed or notified
     if (dryRun) return { ok: true, object: out };
     outMeta.resourceVersion = String(++this.rv);
@@ -378,6 +381,9 @@ export abstract class StoreWrites extends ObjectIndex {
   }
 }
 
+/** Object metadata whose fields may be written (the store's own copies). */
+type WritableMeta = { -readonly [K in keyof KubeObject['metadata']]: KubeObject['metadata'][K] };
+
 /** Metadata the server owns on update/patch, in the order they are appended when missing. */
 const SERVER_OWNED_META_ORDER = [
   'name',
@@ -392,13 +398,40 @@ const SERVER_OWNED_META_ORDER = [
 const SERVER_OWNED_META: ReadonlySet<string> = new Set(SERVER_OWNED_META_ORDER);
 
 /**
+ * `next`'s metadata with the fields the server owns taken from `old`: in place where `next` has
+ * them (its key order kept), appended in SERVER_OWNED_META_ORDER otherwise; undefined values are
+ * dropped. Example: old `{name: 'a', uid: 'u'}`, next `{uid: 'x', labels: {}}` →
+ * `{uid: 'u', labels: {}, name: 'a'}`.
+ */
+function keepServerOwned(old: KubeObject['metadata'], next: KubeObject['metadata']): WritableMeta {
+  const meta: WritableMeta = {};
+  copyFields(meta, old, next);
+  for (const k of SERVER_OWNED_META_ORDER) if (!(k in meta)) copyDefined(meta, old, k);
+  return meta;
+}
+
+/** Copies `next`'s own defined fields onto `to`, each server-owned one taken from `old` instead. */
+function copyFields<T extends object>(to: { -readonly [K in keyof T]?: T[K] }, old: T, next: T): void {
+  for (const k in next) {
+    if (!Object.hasOwn(next, k)) continue;
+    copyDefined(to, SERVER_OWNED_META.has(k) ? old : next, k);
+  }
+}
+
+/** Sets `to[k]` to `from[k]` unless that is undefined. */
+function copyDefined<T, K extends keyof T>(to: { -readonly [P in keyof T]?: T[P] }, from: T, k: K): void {
+  const v = from[k];
+  if (v !== undefined) to[k] = v;
+}
+
+/**
  * A merge patch the store may apply directly: an object whose `metadata` (if any) is an object
  * that leaves name, namespace, uid and resourceVersion alone (those need core's checks:
  * immutability and the optimistic-concurrency precondition).
  */
 function isPlainPatch(patch: unknown): patch is Record<string, unknown> {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return false;
-  const m = (patch as { metadata?: unknown }).metadata;
+  const m = 'metadata' in patch ? patch.metadata : undefined;
   if (m === undefined) return true;
   if (m === null || typeof m !== 'object' || Array.isArray(m)) return false;
   return !('name' in m || 'namespace' in m || 'uid' in m || 'resourceVersion' in m);

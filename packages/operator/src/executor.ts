@@ -5,7 +5,7 @@
 // the expectations of §4.4 E4.8: creates/deletes recorded before the request and rolled back on
 // failure, resourceVersions recorded from each write's response.
 import type { KubeObject } from '@kruise-ts/api';
-import { type Action, type ObjectRef, toRFC3339 } from '@kruise-ts/core';
+import { type Action, isKubeObject, type ObjectRef, toRFC3339 } from '@kruise-ts/core';
 import type { Expectations } from './expectations';
 import { ApiError, type KubeClient, type KubeResponse } from './kube/client';
 import { collectionPath, objectPath, resourceFor } from './kube/resources';
@@ -54,6 +54,29 @@ function fail(res: KubeResponse, what: string): ApiError {
 const ok = (res: KubeResponse) => res.status >= 200 && res.status < 300;
 
 /**
+ * The object a successful write answered with, or the failure to report when the body is not one
+ * (a proxy's HTML page, an empty body): the write's outcome is then unknown, so the action fails
+ * and the key is requeued like any other failed write, instead of reading fields of a non-object.
+ */
+function writtenObject(res: KubeResponse, what: string): KubeObject | Error {
+  const body: unknown = res.body;
+  if (isKubeObject(body)) return body;
+  return new Error(`${what}: ${res.status} response body is not a Kubernetes object`);
+}
+
+/** The `path` of one JSON-patch operation, when it has one as text. */
+function opPath(op: unknown): string | undefined {
+  if (typeof op !== 'object' || op === null || !('path' in op)) return undefined;
+  return typeof op.path === 'string' ? op.path : undefined;
+}
+
+/** Whether a JSON-patch operation writes the status (its path is `/status` or under it). */
+function isStatusOp(op: unknown): boolean {
+  const path = opPath(op);
+  return path === '/status' || (path?.startsWith('/status/') ?? false);
+}
+
+/**
  * Splits a patch into the part for the status subresource (sent first, like kruise's condition
  * write before the spec patch) and the rest. Merge/strategic: the `status` member; JSON patch:
  * ops under `/status`. Example: `{metadata: {labels: {a: "1"}}, status: {conditions: [...]}}` →
@@ -66,8 +89,8 @@ export function splitStatusPatch(
 ): Array<{ status: boolean; patch: unknown }> {
   if (!hasStatus) return [{ status: false, patch }];
   if (patchType === 'json') {
-    const ops = Array.isArray(patch) ? (patch as Array<{ path?: string }>) : [];
-    const st = ops.filter((o) => o.path === '/status' || o.path?.startsWith('/status/'));
+    const ops: readonly unknown[] = Array.isArray(patch) ? patch : [];
+    const st = ops.filter(isStatusOp);
     const rest = ops.filter((o) => !st.includes(o));
     const out: Array<{ status: boolean; patch: unknown }> = [];
     if (st.length) out.push({ status: true, patch: st });
@@ -75,7 +98,7 @@ export function splitStatusPatch(
     return out;
   }
   if (!patch || typeof patch !== 'object' || !('status' in patch)) return [{ status: false, patch }];
-  const { status, ...rest } = patch as Record<string, unknown>;
+  const { status, ...rest } = patch;
   const out: Array<{ status: boolean; patch: unknown }> = [{ status: true, patch: { status } }];
   if (Object.keys(rest).length > 0) out.push({ status: false, patch: rest });
   return out;
@@ -97,9 +120,10 @@ export async function executeAction(a: Action, ctx: ExecuteContext): Promise<Api
         if (name) exp.observe('create', obj.kind, ns, name); // roll back (AlreadyExists too)
         return fail(res, `create ${obj.kind} ${name ?? obj.metadata.generateName ?? ''}`);
       }
-      const created = res.body as KubeObject;
+      const created = writtenObject(res, `create ${obj.kind} ${name ?? obj.metadata.generateName ?? ''}`);
+      if (created instanceof Error) return created;
       // generateName: the name is known only now; the watch may already have delivered it
-      if (!name && created?.metadata?.name) {
+      if (!name && created.metadata.name) {
         const cachedCopy = ctx.cached({
           apiVersion: obj.apiVersion,
           kind: obj.kind,
@@ -144,8 +168,11 @@ export async function executeAction(a: Action, ctx: ExecuteContext): Promise<Api
             contentType: PATCH_TYPES[a.patchType],
           },
         );
-        if (!ok(res)) return fail(res, `patch ${t.kind} ${t.name}${part.status ? '/status' : ''}`);
-        exp.expectVersion(res.body?.metadata?.uid, res.body?.metadata?.resourceVersion, ctx.now());
+        const what = `patch ${t.kind} ${t.name}${part.status ? '/status' : ''}`;
+        if (!ok(res)) return fail(res, what);
+        const patched = writtenObject(res, what);
+        if (patched instanceof Error) return patched;
+        exp.expectVersion(patched.metadata.uid, patched.metadata.resourceVersion, ctx.now());
       }
       return undefined;
     }
@@ -160,8 +187,11 @@ export async function executeAction(a: Action, ctx: ExecuteContext): Promise<Api
           body: obj,
         },
       );
-      if (!ok(res)) return fail(res, `update ${obj.kind} ${obj.metadata.name}`);
-      exp.expectVersion(res.body?.metadata?.uid, res.body?.metadata?.resourceVersion, ctx.now());
+      const what = `update ${obj.kind} ${obj.metadata.name}`;
+      if (!ok(res)) return fail(res, what);
+      const updated = writtenObject(res, what);
+      if (updated instanceof Error) return updated;
+      exp.expectVersion(updated.metadata.uid, updated.metadata.resourceVersion, ctx.now());
       return undefined;
     }
     case 'updateStatus': {
@@ -175,8 +205,11 @@ export async function executeAction(a: Action, ctx: ExecuteContext): Promise<Api
         objectPath(res0, t.namespace, t.name, res0.status ? 'status' : undefined),
         { body },
       );
-      if (!ok(res)) return fail(res, `updateStatus ${t.kind} ${t.name}`);
-      exp.expectVersion(res.body?.metadata?.uid, res.body?.metadata?.resourceVersion, ctx.now());
+      const what = `updateStatus ${t.kind} ${t.name}`;
+      if (!ok(res)) return fail(res, what);
+      const updated = writtenObject(res, what);
+      if (updated instanceof Error) return updated;
+      exp.expectVersion(updated.metadata.uid, updated.metadata.resourceVersion, ctx.now());
       return undefined;
     }
     case 'event': {

@@ -225,6 +225,20 @@ describe('executor', () => {
     expect(r.error).toBeDefined();
     expect(exp.gate('default/cs', [], T0).proceed).toBe(true);
   });
+  it('a create answered 2xx with a body that is not an object fails the action, never throws', async () => {
+    const kube = new FakeKube();
+    const request = kube.request.bind(kube);
+    kube.request = async (method, path, opts) =>
+      method === 'POST' ? { status: 201, body: '<html>proxy</html>' } : request(method, path, opts);
+    const r = await executeActions([{ verb: 'create', object: pod('p-'), reason: 'ScaleUp' }], ctx(kube));
+    expect(r.done).toBe(0);
+    expect(String(r.error)).toMatch(/not a Kubernetes object/);
+  });
+  it('malformed JSON patch operations are not status writes and do not throw', () => {
+    expect(
+      splitStatusPatch('json', [null, { path: 5 }, { op: 'add', path: '/spec/y', value: 2 }], true),
+    ).toEqual([{ status: false, patch: [null, { path: 5 }, { op: 'add', path: '/spec/y', value: 2 }] }]);
+  });
   it('pod patches: the status part goes to the status subresource first, the rest to the object', () => {
     expect(
       splitStatusPatch('merge', { metadata: { labels: { a: '1' } }, status: { conditions: [] } }, true),
