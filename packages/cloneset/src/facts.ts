@@ -64,7 +64,7 @@ export class PodFacts {
   updated(i: number): boolean {
     return (this.flags[i] & UPDATED) !== 0;
   }
-  /** The lifecycle state label as written (`""` when absent; any text, see {@link PodContentFacts.state}). */
+  /** The lifecycle state label as written (`""` when absent; any text, as podContent.ts reads it). */
   state(i: number): string {
     return this.contents[i].state;
   }
