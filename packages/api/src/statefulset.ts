@@ -80,6 +80,26 @@ export interface VolumeClaimUpdateStrategy {
   type?: VolumeClaimUpdateStrategyType;
 }
 
+/**
+ * The Advanced StatefulSet spec fields an update may change (docs/reference/statefulset.md R2.2
+ * item 9); every other spec field is immutable. The StatefulSet's own validation and a
+ * UnitedDeployment's check of its Advanced StatefulSet subsets (uniteddeployment.md §1.4 rule 7)
+ * both read this list.
+ */
+export const ADVANCED_STATEFULSET_MUTABLE_SPEC_FIELDS = [
+  'replicas',
+  'ordinals',
+  'template',
+  'reserveOrdinals',
+  'lifecycle',
+  'revisionHistoryLimit',
+  'persistentVolumeClaimRetentionPolicy',
+  'volumeClaimTemplates',
+  'volumeClaimUpdateStrategy',
+  'updateStrategy',
+  'scaleStrategy',
+] as const;
+
 /** `spec` of an Advanced StatefulSet (v1beta1; v1alpha1 has a subset, §2.3). */
 export interface StatefulSetSpec {
   /** Non-reserved pods wanted; default 1. */

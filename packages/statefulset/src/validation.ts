@@ -2,6 +2,7 @@
 // (docs/reference/statefulset.md §2.2), with Kubernetes-style field paths. Works on the defaulted object
 // (the webhook validates after the mutating webhook ran).
 import {
+  ADVANCED_STATEFULSET_MUTABLE_SPEC_FIELDS,
   CONDITION_INPLACE_UPDATE_READY,
   checkStructure,
   type IntOrString,
@@ -26,20 +27,8 @@ import {
 import { MAX_MIN_READY_SECONDS } from './predicates';
 import type { ValidateStatefulSetContext } from './types';
 
-/** R2.2 item 9: the spec fields an update may change. */
-export const MUTABLE_SPEC_FIELDS = [
-  'replicas',
-  'ordinals',
-  'template',
-  'reserveOrdinals',
-  'lifecycle',
-  'revisionHistoryLimit',
-  'persistentVolumeClaimRetentionPolicy',
-  'volumeClaimTemplates',
-  'volumeClaimUpdateStrategy',
-  'updateStrategy',
-  'scaleStrategy',
-] as const;
+/** R2.2 item 9: the spec fields an update may change (api's list, shared with UnitedDeployment). */
+export const MUTABLE_SPEC_FIELDS = ADVANCED_STATEFULSET_MUTABLE_SPEC_FIELDS;
 
 const POLICIES: readonly string[] = ['OrderedReady', 'Parallel'];
 const UPDATE_TYPES: readonly string[] = ['RollingUpdate', 'OnDelete'];

@@ -1,6 +1,6 @@
 // Admission validation of a UnitedDeployment (docs/reference/uniteddeployment.md §1.4, rules 1–7): what
 // OpenKruise's validating webhook rejects, as Kubernetes field errors.
-import { checkStructure } from '@kruise-ts/api';
+import { ADVANCED_STATEFULSET_MUTABLE_SPEC_FIELDS, checkStructure } from '@kruise-ts/api';
 import {
   duplicate,
   type FieldError,
@@ -26,7 +26,7 @@ export const UNBOUNDED_MAX_FOR_VALIDATION = 1_000_000;
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** Spec fields that may change on update, per template kind (§1.4 rule 7; undefined = no rule). */
-const MUTABLE_TEMPLATE_SPEC_FIELDS: Partial<Record<SubsetKind, string[]>> = {
+const MUTABLE_TEMPLATE_SPEC_FIELDS: Partial<Record<SubsetKind, readonly string[]>> = {
   StatefulSet: [
     'replicas',
     'ordinals',
@@ -35,19 +35,7 @@ const MUTABLE_TEMPLATE_SPEC_FIELDS: Partial<Record<SubsetKind, string[]>> = {
     'persistentVolumeClaimRetentionPolicy',
     'minReadySeconds',
   ],
-  AdvancedStatefulSet: [
-    'replicas',
-    'ordinals',
-    'template',
-    'reserveOrdinals',
-    'lifecycle',
-    'revisionHistoryLimit',
-    'persistentVolumeClaimRetentionPolicy',
-    'volumeClaimTemplates',
-    'volumeClaimUpdateStrategy',
-    'updateStrategy',
-    'scaleStrategy',
-  ],
+  AdvancedStatefulSet: ADVANCED_STATEFULSET_MUTABLE_SPEC_FIELDS,
 };
 
 /**
