@@ -81,10 +81,9 @@ export interface VolumeClaimUpdateStrategy {
 }
 
 /**
- * The Advanced StatefulSet spec fields an update may change (docs/reference/statefulset.md R2.2
- * item 9); every other spec field is immutable. The StatefulSet's own validation and a
- * UnitedDeployment's check of its Advanced StatefulSet subsets (uniteddeployment.md §1.4 rule 7)
- * both read this list.
+ * The Advanced StatefulSet spec fields an update may change; every other spec field is
+ * immutable. The StatefulSet's own validation and a UnitedDeployment's update check of its
+ * Advanced StatefulSet subsets both read this list (docs/reference/statefulset.md R2.2 item 9).
  */
 export const ADVANCED_STATEFULSET_MUTABLE_SPEC_FIELDS = [
   'replicas',
